@@ -1,0 +1,246 @@
+"""The ``failtax`` command line: a thin shell over the library.
+
+Each command parses its options, calls one library function, formats the answer, and
+turns library errors into a one-line message naming the file, line or rule and what to
+do. Exit codes: 0 success; 1 a check failed (``--fail-under``, lint findings with
+``--strict``); 2 bad usage or bad input (unknown taxonomy, invalid table, unreadable
+file); 3 an unexpected internal error (with the failing step named).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import click
+
+from failtax.errors import FailtaxError
+
+EXIT_OK, EXIT_CHECK_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+class _Group(click.Group):
+    """Turns library errors into clean messages instead of tracebacks."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except FailtaxError as exc:
+            click.echo(f"failtax: error: {exc}", err=True)
+            ctx.exit(EXIT_BAD_INPUT)
+        except KeyboardInterrupt:
+            click.echo("failtax: interrupted", err=True)
+            ctx.exit(130)
+
+
+def _taxonomy_choice() -> click.Choice:
+    from failtax.taxonomy import list_taxonomies
+
+    return click.Choice(list_taxonomies())
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, default=str)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="failtax")
+def cli() -> None:
+    """Classify failure evidence, load failure telemetry, measure agreement, tune rules.
+
+    \b
+    Typical use:
+      failtax classify --taxonomy agent-run errors.jsonl   # one JSON answer per line
+      failtax report                                      # tuning report on data/
+      failtax table show agent-run                        # read a rule table
+
+    Every command has --help. Exit codes: 0 ok, 1 a check failed, 2 bad input or
+    usage, 3 internal error.
+    """
+
+
+# --------------------------------------------------------------------------- classify
+
+
+def _iter_lines(paths: tuple[str, ...]) -> Iterator[tuple[str, int, bytes]]:
+    if not paths:
+        stream: BinaryIO = sys.stdin.buffer
+        for n, raw in enumerate(stream, 1):
+            yield "<stdin>", n, raw
+        return
+    for p in paths:
+        with _open_binary(p) as fh:
+            for n, raw in enumerate(fh, 1):
+                yield p, n, raw
+
+
+def _open_binary(path: str) -> BinaryIO:
+    import gzip
+
+    try:
+        if path.endswith(".gz"):
+            return gzip.open(path, "rb")  # type: ignore[return-value]
+        return open(path, "rb")
+    except OSError as exc:
+        raise click.FileError(path, hint=exc.strerror or str(exc)) from None
+
+
+def parse_evidence_line(raw: bytes, where: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """Decode one JSON Lines record; ``(record, None)`` or ``(None, error_record)``."""
+    line = raw.rstrip(b"\r\n")
+    if not line.strip():
+        return None, {"error": f"{where}: empty line"}
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, {"error": f"{where}: invalid UTF-8 at byte {exc.start}"}
+    try:
+        rec = json.loads(text)
+    except ValueError as exc:
+        return None, {"error": f"{where}: not valid JSON ({exc.msg} at column {exc.colno})"}
+    if not isinstance(rec, dict):
+        return None, {"error": f"{where}: expected a JSON object, got {type(rec).__name__}"}
+    return rec, None
+
+
+@cli.command("classify")
+@click.option("--taxonomy", "-t", required=True, type=_taxonomy_choice(), help="Taxonomy to classify into.")
+@click.option("--table", "table_path", type=click.Path(dir_okay=False), help="A rule table file (e.g. one exported by `failtax tune`) instead of the shipped default.")
+@click.option("--text", "as_text", is_flag=True, help="Classify each FILE (or stdin) as one whole text, e.g. a stderr capture.")
+@click.option("--exit-code", type=int, help="With --text: the exit code that went with the text.")
+@click.option("--signal", "posix_signal", help="With --text: the terminating signal (number or name such as SIGKILL).")
+@click.option("--explain", is_flag=True, help="With --text: print the human explanation instead of JSON.")
+@click.argument("files", nargs=-1, type=click.Path(dir_okay=False, allow_dash=False))
+def classify_cmd(taxonomy: str, table_path: str | None, as_text: bool, exit_code: int | None,
+                 posix_signal: str | None, explain: bool, files: tuple[str, ...]) -> None:
+    """Classify failure evidence: JSON Lines in, one JSON object out per line.
+
+    \b
+    Reads FILES (or stdin when none). Each input line is a JSON object with any of:
+      text, exit_code, signal, result_frame, fields, signals, id
+    Each output line has id (when given), taxonomy, bucket, signals, rule, and the
+    bucket's attributes (suggestion, retryable, severity, title, detail …), in input
+    order. A bad line gets {"error": "<file>:<line>: <reason>"} and the stream goes on.
+
+    \b
+    Examples:
+      echo '{"text": "HTTP 429 Too Many Requests", "exit_code": 1}' \\
+        | failtax classify --taxonomy agent-run
+      failtax classify --taxonomy devflow --text build.log
+      failtax classify --taxonomy agent-run --table tuned.toml history.jsonl
+    """
+    from failtax.classify import classify
+    from failtax.table import load_table
+
+    table = load_table(table_path) if table_path else load_table(taxonomy)
+    if table.taxonomy != taxonomy:
+        raise click.UsageError(f"table {table_path} is for taxonomy {table.taxonomy!r}, not {taxonomy!r}")
+    out = sys.stdout
+    if as_text:
+        sources = files or ("-",)
+        for src in sources:
+            data = sys.stdin.buffer.read() if src == "-" else Path(src).read_bytes()
+            rec: dict[str, Any] = {"text": data.decode("utf-8", "replace")}
+            if exit_code is not None:
+                rec["exit_code"] = exit_code
+            if posix_signal is not None:
+                rec["signal"] = posix_signal
+            c = classify(rec, taxonomy=taxonomy, table=table)
+            out.write((c.explain() if explain else _dumps(c.to_dict())) + "\n")
+        return
+    from failtax.batch import classify_stream
+
+    classify_stream(_iter_lines(files), table=table, taxonomy=taxonomy, out=out)
+
+
+# --------------------------------------------------------------------------- taxonomies
+
+
+@cli.command("taxonomies")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@click.argument("name", required=False)
+def taxonomies_cmd(as_json: bool, name: str | None) -> None:
+    """List the shipped taxonomies, or show one taxonomy's buckets (NAME)."""
+    from failtax.taxonomy import list_taxonomies, load_taxonomy
+
+    names = [name] if name else list_taxonomies()
+    taxes = [load_taxonomy(n) for n in names]
+    if as_json:
+        payload = [
+            {
+                "name": t.name,
+                "title": t.title,
+                "source": t.source,
+                "buckets": [
+                    {k: v for k, v in _bucket_dict(b).items() if v not in (None, "", ())} for b in t.buckets
+                ],
+                "actions": dict(t.actions),
+            }
+            for t in taxes
+        ]
+        click.echo(_dumps(payload if not name else payload[0]))
+        return
+    for t in taxes:
+        if not name:
+            click.echo(f"{t.name:<14} {t.title}  [{', '.join(t.bucket_names)}]")
+            continue
+        click.echo(f"{t.name}: {t.title}\n  source: {t.source}\n")
+        for b in t.buckets:
+            click.echo(f"  {b.name}")
+            click.echo(f"      {b.meaning}")
+            extras = [f"{k}={v}" for k, v in _bucket_dict(b).items()
+                      if k in ("suggestion", "retryable", "severity", "auto_recoverable", "verdict", "retry_limit") and v is not None]
+            if extras:
+                click.echo("      " + "  ".join(extras))
+        if t.actions:
+            click.echo("\n  action → implied bucket: " + ", ".join(f"{a}→{b}" for a, b in t.actions.items()))
+
+
+def _bucket_dict(b: Any) -> dict[str, Any]:
+    import dataclasses
+
+    return {f.name: (list(v) if isinstance(v := getattr(b, f.name), tuple) else v) for f in dataclasses.fields(b)}
+
+
+# --------------------------------------------------------------------------- table
+
+
+@cli.group("table")
+def table_group() -> None:
+    """Read, compare and check rule tables (shipped names or TOML paths)."""
+
+
+@table_group.command("show")
+@click.argument("table")
+def table_show(table: str) -> None:
+    """Print TABLE (a shipped name such as agent-run, or a path) as TOML."""
+    from failtax.table import dump_table, load_table
+
+    click.echo(dump_table(load_table(table)), nl=False)
+
+
+@table_group.command("diff")
+@click.argument("old")
+@click.argument("new")
+@click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON.")
+def table_diff(old: str, new: str, as_json: bool) -> None:
+    """Compare two tables rule by rule (added, removed, changed, moved rules)."""
+    from failtax.table import diff_tables, load_table
+
+    d = diff_tables(load_table(old), load_table(new))
+    if as_json:
+        click.echo(_dumps({"changes": d.to_records()}))
+    else:
+        click.echo(str(d))
+
+
+def main() -> None:
+    """Console entry point."""
+    try:
+        cli(prog_name="failtax")
+    except Exception as exc:  # the last guard: name the failure, no traceback
+        click.echo(f"failtax: internal error: {type(exc).__name__}: {exc}", err=True)
+        sys.exit(EXIT_INTERNAL)

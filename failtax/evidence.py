@@ -1,0 +1,367 @@
+"""Failure evidence: what a failed run left behind, normalised once for matching.
+
+An :class:`Evidence` holds the raw facts (stderr tail or error text, exit code, signal,
+the terminal ``result`` frame, structured ``fields`` and signals the tool already named).
+:func:`Evidence.from_record` is the one lenient door from untrusted mappings (JSON lines,
+telemetry rows): a value of the wrong type is dropped and noted in ``problems``, never
+raised, so classification stays total.
+
+The matching text (``haystack``) is built the way seed 004 builds it (stderr, then the
+frame's error text on its own line) after normalisation: ANSI escape codes and NUL bytes
+removed, ``\\r\\n`` and carriage-return progress redraws turned into separate lines, and
+huge inputs capped to their tail while keeping the last error-looking line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "Evidence",
+    "MAX_TEXT_CHARS",
+    "ascii_lower",
+    "frame_error_text",
+    "is_error_result_frame",
+    "normalise_signal_name",
+    "normalise_text",
+    "tail_lines",
+]
+
+#: Matching looks at no more than this many characters of text (the tail is kept).
+MAX_TEXT_CHARS = 65_536
+
+_ANSI = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC: titles, hyperlinks
+    r"|\x1b[@-Z\\-_]"  # other two-byte escapes
+)
+_ERRORISH = re.compile(r"error|fatal|exception|panic|failed|failure", re.IGNORECASE)
+_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_ASCII_LOWER = str.maketrans(_UPPER, _UPPER.lower())
+
+# POSIX signal numbers by name, fixed here rather than read from the running platform
+# so the same evidence classifies the same everywhere.
+_SIGNALS = {
+    "HUP": 1, "INT": 2, "QUIT": 3, "ILL": 4, "TRAP": 5, "ABRT": 6, "BUS": 7, "FPE": 8,
+    "KILL": 9, "USR1": 10, "SEGV": 11, "USR2": 12, "PIPE": 13, "ALRM": 14, "TERM": 15,
+    "XCPU": 24, "XFSZ": 25,
+}
+
+
+def ascii_lower(text: str) -> str:
+    """Lower-case ASCII letters only, as Rust's ``to_ascii_lowercase`` does.
+
+    Offsets stay valid (no character changes length) and the result matches what a
+    caseless byte-level matcher sees.
+
+    >>> ascii_lower("HTTP 429 Ä")
+    'http 429 Ä'
+    """
+    if text.isascii():
+        return text.lower()
+    return text.translate(_ASCII_LOWER)
+
+
+def normalise_signal_name(name: str) -> str:
+    """Spell a signal name one way: lower case, words joined by ``-``.
+
+    >>> normalise_signal_name("goal_not_achievable")
+    'goal-not-achievable'
+    >>> normalise_signal_name(" Element Not Found ")
+    'element-not-found'
+    """
+    s = str(name).strip().lower()
+    s = re.sub(r"[\s_]+", "-", s)
+    return re.sub(r"-{2,}", "-", s).strip("-")
+
+
+def normalise_text(text: str, *, max_chars: int = MAX_TEXT_CHARS) -> str:
+    """Make text matchable: no ANSI codes, no NULs, ``\\n`` line ends, bounded size.
+
+    Carriage-return progress redraws (``50%\\r60%\\rError``) become separate lines so
+    nothing a terminal overwrote is lost to matching. Text longer than ``max_chars``
+    keeps its tail, cut at a line boundary, plus the last error-looking line of the
+    part that was dropped when the tail itself has none.
+
+    >>> normalise_text("\\x1b[31mError\\x1b[0m: boom\\r\\n")
+    'Error: boom\\n'
+    """
+    if not text:
+        return ""
+    if "\x00" in text:
+        text = text.replace("\x00", "")
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if len(text) > max_chars:
+        text = _cap(text, max_chars)
+    return text
+
+
+def _cap(text: str, max_chars: int) -> str:
+    cut = len(text) - max_chars
+    nl = text.find("\n", cut)
+    start = nl + 1 if 0 <= nl < len(text) - 1 else cut
+    head, tail = text[:start], text[start:]
+    if _ERRORISH.search(tail):
+        return tail
+    for line in reversed(head.splitlines()):
+        if _ERRORISH.search(line):
+            return line[-4096:] + "\n" + tail
+    return tail
+
+
+def tail_lines(text: str, max_lines: int = 24, max_chars: int = 1600) -> str:
+    """The last ``max_lines`` non-empty lines of ``text``, then its last ``max_chars`` characters.
+
+    Seed 004's ``tail_lines``: lines are right-trimmed, empty ones dropped, and the
+    character cap never splits a code point (Python strings are code points).
+
+    >>> tail_lines("a\\n\\nb  \\nc", 2, 100)
+    'b\\nc'
+    """
+    lines = [ln.rstrip() for ln in text.splitlines()]
+    lines = [ln for ln in lines if ln]
+    if len(lines) > max_lines:
+        lines = lines[-max_lines:]
+    joined = "\n".join(lines)
+    if len(joined) > max_chars:
+        joined = joined[-max_chars:]
+    return joined
+
+
+def is_error_result_frame(frame: Any) -> bool:
+    """True when a terminal stream-json ``result`` frame reports a failure (seed 004)."""
+    if not isinstance(frame, Mapping):
+        return False
+    if frame.get("is_error") is True:
+        return True
+    subtype = frame.get("subtype")
+    return isinstance(subtype, str) and subtype.startswith("error")
+
+
+def frame_error_text(frame: Any) -> str:
+    """Best-effort error text of a result frame, in seed 004's order.
+
+    ``/error/message``, else a string ``error``, else a string ``result``, else the first
+    non-empty string of ``errors``, else the ``subtype``.
+    """
+    if not isinstance(frame, Mapping):
+        return ""
+    err = frame.get("error")
+    if isinstance(err, Mapping) and isinstance(err.get("message"), str):
+        return err["message"]
+    if isinstance(err, str):
+        return err
+    res = frame.get("result")
+    if isinstance(res, str):
+        return res
+    errors = frame.get("errors")
+    if isinstance(errors, list):
+        for e in errors:
+            if isinstance(e, str) and e:
+                return e
+    subtype = frame.get("subtype")
+    return subtype if isinstance(subtype, str) else ""
+
+
+def _inband_text(frames: Sequence[Any]) -> str:
+    """Error text carried in-band by stream frames (an assistant message with ``error``)."""
+    parts: list[str] = []
+    for frame in frames:
+        if not isinstance(frame, Mapping):
+            continue
+        err = frame.get("error")
+        if not isinstance(err, str) or not err:
+            continue
+        piece = [err]
+        message = frame.get("message")
+        content = message.get("content") if isinstance(message, Mapping) else None
+        if isinstance(content, list):
+            for block in content:
+                if isinstance(block, Mapping) and isinstance(block.get("text"), str):
+                    piece.append(block["text"])
+        parts.append(" ".join(piece))
+    return "\n".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What a failure left behind. Build it with :meth:`from_record` at the edges.
+
+    Attributes
+    ----------
+    text : stderr tail, error line or summary (raw, not yet normalised).
+    exit_code, signal : the child's exit status; ``signal`` is a POSIX number.
+    result_frame : the terminal stream-json ``result`` object, when one was seen.
+    frames : other stream frames (in-band errors are folded into the text).
+    fields : structured facts, e.g. ``{"lastPassedAgeDays": 41}``.
+    signals : signal names the tool already gave, normalised.
+    id : the caller's identifier, echoed in results.
+    problems : values from the record that were dropped, with the reason.
+    """
+
+    text: str = ""
+    exit_code: int | None = None
+    signal: int | None = None
+    result_frame: Mapping[str, Any] | None = None
+    frames: tuple[Any, ...] = ()
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    signals: tuple[str, ...] = ()
+    id: Any = None
+    problems: tuple[str, ...] = ()
+
+    @classmethod
+    def from_record(cls, record: Any) -> Evidence:
+        """Build evidence from a mapping with any of the CLI input keys. Never raises.
+
+        Keys: ``text`` (also ``stderr``/``stderrTail``), ``exit_code`` (``exitCode``),
+        ``signal``, ``result_frame`` (a mapping or a JSON string), ``frames``, ``fields``,
+        ``signals``, ``id``. A value of the wrong type is dropped and noted in
+        ``problems``.
+
+        >>> Evidence.from_record({"text": "HTTP 429", "exit_code": "1"}).exit_code
+        1
+        >>> Evidence.from_record({"signal": "SIGKILL"}).signal
+        9
+        """
+        if isinstance(record, Evidence):
+            return record
+        if not isinstance(record, Mapping):
+            return cls(problems=(f"evidence must be an object, got {type(record).__name__}",))
+        problems: list[str] = []
+        text = _first(record, ("text", "stderr", "stderrTail", "stderr_tail"))
+        text = _as_text(text, "text", problems)
+        exit_code = _as_int(_first(record, ("exit_code", "exitCode")), "exit_code", problems)
+        signal = _as_signal(record.get("signal"), problems)
+        frame = _as_frame(_first(record, ("result_frame", "resultFrame")), problems)
+        frames = record.get("frames")
+        if frames is None:
+            frames_t: tuple[Any, ...] = ()
+        elif isinstance(frames, list | tuple):
+            frames_t = tuple(frames)
+        else:
+            problems.append("frames: expected a list")
+            frames_t = ()
+        fields = record.get("fields")
+        if fields is None:
+            fields = {}
+        elif not isinstance(fields, Mapping):
+            problems.append("fields: expected an object")
+            fields = {}
+        signals = _as_signals(record.get("signals"), problems)
+        return cls(
+            text=text,
+            exit_code=exit_code,
+            signal=signal,
+            result_frame=frame,
+            frames=frames_t,
+            fields=dict(fields),
+            signals=signals,
+            id=record.get("id"),
+            problems=tuple(problems),
+        )
+
+    def combined_text(self) -> str:
+        """Normalised text, then the result frame's and in-band error text, one per line."""
+        parts = [normalise_text(self.text)] if self.text else []
+        frame_text = frame_error_text(self.result_frame)
+        if frame_text:
+            parts.append(normalise_text(frame_text))
+        if self.frames:
+            inband = _inband_text(self.frames)
+            if inband:
+                parts.append(normalise_text(inband))
+        return "\n".join(parts)
+
+
+def _first(record: Mapping[str, Any], keys: Sequence[str]) -> Any:
+    for k in keys:
+        if k in record and record[k] is not None:
+            return record[k]
+    return None
+
+
+def _as_text(value: Any, name: str, problems: list[str]) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return "\n".join(value)
+    problems.append(f"{name}: expected a string, got {type(value).__name__}")
+    return ""
+
+
+def _as_int(value: Any, name: str, problems: list[str]) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        problems.append(f"{name}: expected an integer, got a boolean")
+        return None
+    if isinstance(value, int):
+        return value if -(2**31) <= value < 2**31 else _bad(name, value, problems)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,10}\s*", value):
+        return _as_int(int(value), name, problems)
+    return _bad(name, value, problems)
+
+
+def _bad(name: str, value: Any, problems: list[str]) -> None:
+    shown = repr(value)
+    if len(shown) > 40:
+        shown = shown[:37] + "..."
+    problems.append(f"{name}: expected an integer, got {shown}")
+    return None
+
+
+def _as_signal(value: Any, problems: list[str]) -> int | None:
+    if isinstance(value, str):
+        name = value.strip().upper()
+        if name.startswith("SIG"):
+            name = name[3:]
+        if name in _SIGNALS:
+            return _SIGNALS[name]
+    return _as_int(value, "signal", problems)
+
+
+def _as_frame(value: Any, problems: list[str]) -> Mapping[str, Any] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            problems.append("result_frame: a string that is not JSON")
+            return None
+    if isinstance(value, Mapping):
+        return dict(value)
+    problems.append(f"result_frame: expected an object, got {type(value).__name__}")
+    return None
+
+
+def _as_signals(value: Any, problems: list[str]) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple):
+        problems.append(f"signals: expected a list of strings, got {type(value).__name__}")
+        return ()
+    out: list[str] = []
+    for v in value:
+        if isinstance(v, str) and v.strip():
+            name = normalise_signal_name(v)
+            if name and name not in out:
+                out.append(name)
+        else:
+            problems.append(f"signals: dropped a non-string entry {v!r:.40}")
+    return tuple(out)

@@ -1,0 +1,744 @@
+"""Rule tables: one taxonomy's extractor rules and bucket rules, as a TOML data file.
+
+Evaluation spec (the table *is* the product; this is its contract):
+
+1. **Extract.** Every ``[[extract]]`` rule is tried against the evidence. A rule matches
+   when *all* the conditions it names hold; inside one list condition any item is
+   enough. Text conditions look at the normalised, ASCII-lower-cased text (stderr, then
+   the result frame's error text):
+
+   - ``contains``: any of these literals appears (case-insensitive substring);
+   - ``and_contains``: and any of these literals appears too;
+   - ``unless``: none of these literals appears (a veto, never a match on its own);
+   - ``regex``: a linear-time RE2 expression finds a match (case-insensitive unless
+     the pattern says ``(?-i)``);
+   - ``http_status``: an HTTP status appears after a context word (``http 429``,
+     ``status: 429``, ``error 429``, ``[429]`` …), so ``2026-04-29`` never reads as 429;
+
+   and the other evidence: ``exit_code`` (any of), ``has_signal`` (killed by any signal),
+   ``posix_signal`` (any of these numbers), ``frame_subtype`` (the result frame's
+   ``subtype`` contains any of these), ``frame_error`` (the frame reports an error), and
+   a ``field`` predicate (``field``, ``op``, ``value``) over the structured fields.
+   A matching rule adds its ``signal`` (rules may share one). Signals the tool already
+   named are added too. ``capture`` (RE2 with named groups) records facts, e.g. a
+   provider name, that bucket texts can quote as ``{provider}`` or ``{provider|capitalize}``.
+2. **Route.** ``[[route]]`` rules are tried in order; the first whose ``any`` (one of
+   these signals present), ``all`` (every one present) and ``none`` (none present) all
+   hold decides the bucket. A route may override the bucket's ``title``, ``detail`` and
+   ``retryable``.
+3. **Fallback.** When no route matches, the table's ``fallback`` bucket is the answer
+   and the rule is ``"fallback"``.
+
+Reading a file (:func:`read_table`) is separate from validating and compiling it
+(:meth:`RuleTable.compiled`); loading runs no code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import functools
+import os
+import re
+import tempfile
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import re2
+import tomli_w
+
+from failtax.errors import TableError, TaxonomyError
+from failtax.evidence import ascii_lower, normalise_signal_name
+from failtax.taxonomy import Taxonomy, load_taxonomy
+
+__all__ = [
+    "ExtractRule",
+    "FIELD_OPS",
+    "LocateRule",
+    "RouteRule",
+    "RuleTable",
+    "TableChange",
+    "TableDiff",
+    "diff_tables",
+    "dump_table",
+    "http_status_literals",
+    "list_tables",
+    "load_table",
+    "read_table",
+    "save_table",
+]
+
+#: Limits that keep a hand-edited or hostile table from costing unbounded time or memory.
+MAX_TABLE_BYTES = 4 * 1024 * 1024
+MAX_RULES = 20_000
+MAX_PATTERN_CHARS = 2_000
+MAX_LITERALS_PER_RULE = 2_000
+
+FIELD_OPS = (
+    "==", "!=", ">", ">=", "<", "<=", "in", "not_in", "contains", "matches",
+    "truthy", "falsy", "present", "missing", "empty", "nonempty",
+)
+_UNARY_OPS = {"truthy", "falsy", "present", "missing", "empty", "nonempty"}
+
+# Seed 004's mentions_http_status: the status code after a context word.
+_HTTP_CONTEXTS = (
+    "http {c}", "http/1.1 {c}", "http/2 {c}", "status {c}", "status: {c}",
+    "status code {c}", "code {c}", "code: {c}", "error {c}", "error: {c}", "[{c}]", "({c})",
+)
+
+
+def http_status_literals(code: int | str) -> tuple[str, ...]:
+    """The lower-case literals that count as a mention of HTTP status ``code``.
+
+    >>> http_status_literals(429)[:2]
+    ('http 429', 'http/1.1 429')
+    """
+    return tuple(p.format(c=code) for p in _HTTP_CONTEXTS)
+
+
+def _re2_options() -> re2.Options:
+    opts = re2.Options()
+    opts.case_sensitive = False
+    opts.log_errors = False
+    opts.max_mem = 64 << 20
+    return opts
+
+
+@functools.lru_cache(maxsize=4096)
+def compile_regex(pattern: str) -> Any:
+    """Compile a table pattern on RE2 (linear time, no backreferences), case-insensitive."""
+    return re2.compile(pattern, _re2_options())
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class ExtractRule:
+    """One ``[[extract]]`` row: evidence conditions that name a signal."""
+
+    id: str
+    signal: str
+    contains: tuple[str, ...] = ()
+    and_contains: tuple[str, ...] = ()
+    unless: tuple[str, ...] = ()
+    regex: str | None = None
+    http_status: tuple[int, ...] = ()
+    exit_code: tuple[int, ...] = ()
+    has_signal: bool | None = None
+    posix_signal: tuple[int, ...] = ()
+    frame_subtype: tuple[str, ...] = ()
+    frame_error: bool | None = None
+    field: str | None = None
+    op: str | None = None
+    value: Any = None
+    capture: str | None = None
+    note: str = ""
+
+    def __repr__(self) -> str:
+        return _row_repr("extract", self)
+
+    @property
+    def text_literals(self) -> tuple[str, ...]:
+        """Every literal whose presence the rule needs (``contains`` + HTTP contexts)."""
+        out = list(self.contains)
+        for code in self.http_status:
+            out.extend(http_status_literals(code))
+        return tuple(out)
+
+    @property
+    def uses_text(self) -> bool:
+        return bool(self.contains or self.and_contains or self.regex or self.http_status)
+
+
+@dataclass(frozen=True)
+class RouteRule:
+    """One ``[[route]]`` row: signals that decide a bucket."""
+
+    id: str
+    bucket: str
+    any: tuple[str, ...] = ()
+    all: tuple[str, ...] = ()
+    none: tuple[str, ...] = ()
+    title: str | None = None
+    detail: str | None = None
+    retryable: bool | None = None
+    note: str = ""
+
+    def __repr__(self) -> str:
+        return _row_repr("route", self)
+
+    def matches(self, present: set[str] | frozenset[str]) -> bool:
+        if self.any and not any(s in present for s in self.any):
+            return False
+        if self.all and not all(s in present for s in self.all):
+            return False
+        return not any(s in present for s in self.none)
+
+    @property
+    def positive_signals(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys([*self.any, *self.all]))
+
+
+@dataclass(frozen=True)
+class LocateRule:
+    """One ``[[locate]]`` row: a regex with named groups ``file`` and ``line``."""
+
+    id: str
+    regex: str
+    note: str = ""
+
+    def __repr__(self) -> str:
+        return _row_repr("locate", self)
+
+
+def _row_repr(kind: str, rule: Any) -> str:
+    parts = []
+    for f in dataclasses.fields(rule):
+        v = getattr(rule, f.name)
+        if f.name != "id" and v == f.default:
+            continue
+        if isinstance(v, tuple):
+            v = list(v)
+        parts.append(f"{f.name}={v!r}")
+    return f"[[{kind}]] " + ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class RuleTable:
+    """A taxonomy's ordered extractor and bucket rules, version and provenance.
+
+    Build one with :func:`load_table` (a shipped name or a path) or :func:`read_table`;
+    compare two with :func:`diff_tables`; write one with :func:`save_table`.
+    """
+
+    name: str
+    taxonomy: str
+    version: str
+    fallback: str
+    extract: tuple[ExtractRule, ...] = ()
+    route: tuple[RouteRule, ...] = ()
+    locate: tuple[LocateRule, ...] = ()
+    description: str = ""
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+    path: str | None = field(default=None, compare=False)
+    _compiled: Any = field(default=None, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.taxonomy, self.version, self.extract, self.route))
+
+    def compiled(self) -> CompiledTable:
+        """The table validated against its taxonomy and compiled for matching (cached)."""
+        if self._compiled is None:
+            object.__setattr__(self, "_compiled", CompiledTable(self))
+        return self._compiled
+
+    @property
+    def taxonomy_obj(self) -> Taxonomy:
+        return load_taxonomy(self.taxonomy)
+
+    @property
+    def signals(self) -> tuple[str, ...]:
+        """Every signal the table's extractors can emit or its routes mention, in order."""
+        out = [r.signal for r in self.extract]
+        for r in self.route:
+            out.extend([*r.any, *r.all, *r.none])
+        return tuple(dict.fromkeys(out))
+
+    def route_by_id(self, rule_id: str) -> RouteRule:
+        for r in self.route:
+            if r.id == rule_id:
+                return r
+        raise KeyError(rule_id)
+
+    def replace(self, **changes: Any) -> RuleTable:
+        """A copy with some attributes changed (rules as tuples), validated."""
+        new = dataclasses.replace(self, **changes)
+        new.compiled()
+        return new
+
+
+class CompiledTable:
+    """A validated table with its patterns compiled; what :func:`failtax.classify` runs."""
+
+    def __init__(self, table: RuleTable):
+        self.table = table
+        where = table.path
+        try:
+            self.taxonomy = load_taxonomy(table.taxonomy)
+        except TaxonomyError as exc:
+            raise TableError(str(exc), path=where) from exc
+        if not self.taxonomy.has_bucket(table.fallback):
+            raise TableError(
+                f"fallback bucket {table.fallback!r} is not in taxonomy {table.taxonomy!r} "
+                f"(buckets: {', '.join(self.taxonomy.bucket_names)})",
+                path=where,
+            )
+        if len(table.extract) + len(table.route) + len(table.locate) > MAX_RULES:
+            raise TableError(f"more than {MAX_RULES} rules", path=where)
+        for section in ("extract", "route", "locate"):
+            seen: set[str] = set()
+            for rule in getattr(table, section):
+                if not rule.id:
+                    raise TableError(f"a [[{section}]] rule has an empty id", path=where)
+                if rule.id in seen:
+                    raise TableError(f"duplicate [[{section}]] rule id", path=where, rule=rule.id)
+                seen.add(rule.id)
+        self.regex: dict[str, Any] = {}
+        self.capture: dict[str, Any] = {}
+        for rule in table.extract:
+            _check_extract(rule, where)
+            if rule.regex is not None:
+                self.regex[rule.id] = _compile(rule.regex, where, rule.id)
+            if rule.capture is not None:
+                self.capture[rule.id] = _compile(rule.capture, where, rule.id)
+            if rule.op == "matches":
+                _compile(str(rule.value), where, rule.id)
+        for route in table.route:
+            if not self.taxonomy.has_bucket(route.bucket):
+                raise TableError(
+                    f"unknown bucket {route.bucket!r} (taxonomy {table.taxonomy!r} has: "
+                    f"{', '.join(self.taxonomy.bucket_names)})",
+                    path=where,
+                    rule=route.id,
+                )
+            if not (route.any or route.all):
+                raise TableError("a route needs signals in 'any' or 'all'", path=where, rule=route.id)
+        self.locate = []
+        for loc in table.locate:
+            rx = _compile(loc.regex, where, loc.id)
+            groups = set(rx.groupindex) if hasattr(rx, "groupindex") else set()
+            if "file" not in groups:
+                raise TableError("a locate regex needs a named group 'file'", path=where, rule=loc.id)
+            self.locate.append((loc, rx))
+        # Lower-cased literals, ready for substring tests.
+        # (A field predicate's `matches` value is compiled on demand through the cache.)
+        self.literals = {
+            r.id: (
+                tuple(ascii_lower(s) for s in r.text_literals),
+                tuple(ascii_lower(s) for s in r.and_contains),
+                tuple(ascii_lower(s) for s in r.unless),
+            )
+            for r in table.extract
+        }
+
+    def regex_value(self, rule: ExtractRule) -> Any:
+        """The compiled pattern of a ``matches`` field predicate."""
+        return compile_regex(str(rule.value))
+
+
+def _compile(pattern: str, where: str | None, rule_id: str) -> Any:
+    if len(pattern) > MAX_PATTERN_CHARS:
+        raise TableError(f"pattern longer than {MAX_PATTERN_CHARS} characters", path=where, rule=rule_id)
+    try:
+        return compile_regex(pattern)
+    except Exception as exc:  # re2 raises its own error type
+        msg = exc.args[0] if exc.args else exc
+        if isinstance(msg, bytes):
+            msg = msg.decode("utf-8", "replace")
+        raise TableError(
+            f"bad pattern {pattern!r}: {msg} (patterns run on RE2: no backreferences or lookaround)",
+            path=where,
+            rule=rule_id,
+        ) from None
+
+
+def _check_extract(rule: ExtractRule, where: str | None) -> None:
+    positive = (
+        rule.contains or rule.regex or rule.http_status or rule.exit_code
+        or rule.has_signal is not None or rule.posix_signal or rule.frame_subtype
+        or rule.frame_error is not None or rule.field
+    )
+    if not positive:
+        raise TableError("an extract rule needs at least one condition besides 'unless'", path=where, rule=rule.id)
+    if not rule.signal:
+        raise TableError("an extract rule needs a 'signal'", path=where, rule=rule.id)
+    for lits in (rule.contains, rule.and_contains, rule.unless, rule.frame_subtype):
+        if len(lits) > MAX_LITERALS_PER_RULE:
+            raise TableError(f"more than {MAX_LITERALS_PER_RULE} literals", path=where, rule=rule.id)
+        for s in lits:
+            if not s:
+                raise TableError("an empty literal matches everything", path=where, rule=rule.id)
+            if len(s) > MAX_PATTERN_CHARS:
+                raise TableError(f"literal longer than {MAX_PATTERN_CHARS} characters", path=where, rule=rule.id)
+    if rule.field is not None:
+        if rule.op not in FIELD_OPS:
+            raise TableError(f"unknown op {rule.op!r}; use one of {', '.join(FIELD_OPS)}", path=where, rule=rule.id)
+        if rule.op not in _UNARY_OPS and rule.value is None:
+            raise TableError(f"op {rule.op!r} needs a 'value'", path=where, rule=rule.id)
+    elif rule.op is not None or rule.value is not None:
+        raise TableError("'op' and 'value' need a 'field'", path=where, rule=rule.id)
+
+
+# --------------------------------------------------------------------------- reading
+
+_EXTRACT_TYPES: dict[str, tuple[type, ...]] = {
+    "id": (str,), "signal": (str,), "contains": (list,), "and_contains": (list,),
+    "unless": (list,), "regex": (str,), "http_status": (list,), "exit_code": (list,),
+    "has_signal": (bool,), "posix_signal": (list,), "frame_subtype": (list,),
+    "frame_error": (bool,), "field": (str,), "op": (str,), "value": (str, int, float, bool, list),
+    "capture": (str,), "note": (str,),
+}
+_ITEM_TYPES = {
+    "contains": str, "and_contains": str, "unless": str, "frame_subtype": str,
+    "http_status": int, "exit_code": int, "posix_signal": int,
+    "any": str, "all": str, "none": str,
+}
+_ROUTE_TYPES: dict[str, tuple[type, ...]] = {
+    "id": (str,), "bucket": (str,), "any": (list,), "all": (list,), "none": (list,),
+    "title": (str,), "detail": (str,), "retryable": (bool,), "note": (str,),
+}
+_LOCATE_TYPES: dict[str, tuple[type, ...]] = {"id": (str,), "regex": (str,), "note": (str,)}
+_HEADER_TYPES: dict[str, tuple[type, ...]] = {
+    "name": (str,), "taxonomy": (str,), "version": (str,), "fallback": (str,),
+    "description": (str,), "provenance": (dict,),
+}
+
+
+def _typed(row: Any, types: Mapping[str, tuple[type, ...]], *, path: str | None, kind: str, index: int) -> dict[str, Any]:
+    if not isinstance(row, dict):
+        raise TableError(f"[[{kind}]] #{index + 1} is not a table", path=path)
+    rid = row.get("id")
+    label = rid if isinstance(rid, str) and rid else f"[[{kind}]] #{index + 1}"
+    for key, value in row.items():
+        if key not in types:
+            raise TableError(
+                f"unknown key {key!r} in [[{kind}]]; allowed: {', '.join(types)}", path=path, rule=label
+            )
+        want = types[key]
+        if not isinstance(value, want) or (isinstance(value, bool) and bool not in want):
+            names = " or ".join(t.__name__ for t in want)
+            raise TableError(f"{key!r} must be {names}, got {type(value).__name__}", path=path, rule=label)
+        item = _ITEM_TYPES.get(key)
+        if item is not None:
+            for v in value:
+                if not isinstance(v, item) or isinstance(v, bool):
+                    raise TableError(
+                        f"{key!r} must list {item.__name__} values, got {v!r}", path=path, rule=label
+                    )
+    for req in ("id",):
+        if req not in row:
+            raise TableError(f"[[{kind}]] #{index + 1} has no 'id'", path=path)
+    return dict(row)
+
+
+def table_from_mapping(doc: Mapping[str, Any], *, path: str | None = None) -> RuleTable:
+    """Build a :class:`RuleTable` from a parsed TOML document, checking every type.
+
+    Raises :class:`TableError` naming the file, the rule and the reason.
+    """
+    if not isinstance(doc, Mapping):
+        raise TableError("a table document must be a TOML table", path=path)
+    unknown = set(doc) - {"table", "extract", "route", "locate"}
+    if unknown:
+        raise TableError(f"unknown top-level keys {sorted(unknown)}; expected [table], [[extract]], [[route]], [[locate]]", path=path)
+    header = doc.get("table")
+    if not isinstance(header, dict):
+        raise TableError("missing the [table] header (name, taxonomy, version, fallback)", path=path)
+    for key, value in header.items():
+        if key not in _HEADER_TYPES:
+            raise TableError(f"unknown key {key!r} in [table]", path=path)
+        if not isinstance(value, _HEADER_TYPES[key]):
+            raise TableError(f"[table] {key!r} must be {_HEADER_TYPES[key][0].__name__}", path=path)
+    for key in ("taxonomy", "version", "fallback"):
+        if key not in header:
+            raise TableError(f"[table] needs {key!r}", path=path)
+    for key in ("extract", "route", "locate"):
+        if key in doc and not isinstance(doc[key], list):
+            raise TableError(f"{key!r} must be an array of tables ([[{key}]])", path=path)
+
+    extract = []
+    for i, row in enumerate(doc.get("extract", [])):
+        d = _typed(row, _EXTRACT_TYPES, path=path, kind="extract", index=i)
+        if "signal" not in d:
+            raise TableError("an extract rule needs a 'signal'", path=path, rule=d["id"])
+        d["signal"] = normalise_signal_name(d["signal"])
+        for k in ("contains", "and_contains", "unless", "http_status", "exit_code", "posix_signal", "frame_subtype"):
+            if k in d:
+                d[k] = tuple(d[k])
+        if isinstance(d.get("value"), list):
+            d["value"] = tuple(d["value"])
+        extract.append(ExtractRule(**d))
+    route = []
+    for i, row in enumerate(doc.get("route", [])):
+        d = _typed(row, _ROUTE_TYPES, path=path, kind="route", index=i)
+        if "bucket" not in d:
+            raise TableError("a route needs a 'bucket'", path=path, rule=d["id"])
+        for k in ("any", "all", "none"):
+            if k in d:
+                d[k] = tuple(normalise_signal_name(s) for s in d[k])
+        route.append(RouteRule(**d))
+    locate = []
+    for i, row in enumerate(doc.get("locate", [])):
+        d = _typed(row, _LOCATE_TYPES, path=path, kind="locate", index=i)
+        if "regex" not in d:
+            raise TableError("a locate rule needs a 'regex'", path=path, rule=d["id"])
+        locate.append(LocateRule(**d))
+    table = RuleTable(
+        name=header.get("name", header["taxonomy"]),
+        taxonomy=header["taxonomy"],
+        version=header["version"],
+        fallback=header["fallback"],
+        extract=tuple(extract),
+        route=tuple(route),
+        locate=tuple(locate),
+        description=header.get("description", ""),
+        provenance=_freeze(header.get("provenance", {})),
+        path=path,
+    )
+    table.compiled()
+    return table
+
+
+def _freeze(d: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items()}
+
+
+def read_table(path: str | os.PathLike[str]) -> RuleTable:
+    """Read, validate and compile a table file. Raises :class:`TableError` on any fault."""
+    p = Path(path)
+    where = str(p)
+    try:
+        size = p.stat().st_size
+    except OSError as exc:
+        raise TableError(f"cannot read the table: {exc.strerror or exc}", path=where) from None
+    if size > MAX_TABLE_BYTES:
+        raise TableError(f"table file is larger than {MAX_TABLE_BYTES // (1024 * 1024)} MB", path=where)
+    try:
+        raw = p.read_bytes()
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise TableError(f"not UTF-8 text (byte {exc.start})", path=where) from None
+    except OSError as exc:
+        raise TableError(f"cannot read the table: {exc.strerror or exc}", path=where) from None
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TableError(f"not valid TOML: {exc}", path=where) from None
+    return table_from_mapping(doc, path=where)
+
+
+def list_tables() -> list[str]:
+    """Names of the default tables shipped with failtax (one per taxonomy)."""
+    root = resources.files("failtax") / "data" / "tables"
+    return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".toml"))
+
+
+@functools.lru_cache(maxsize=64)
+def _load_default(name: str) -> RuleTable:
+    res = resources.files("failtax") / "data" / "tables" / f"{name}.toml"
+    with resources.as_file(res) as p:
+        return read_table(p)
+
+
+def load_table(name_or_path: str | os.PathLike[str] | RuleTable) -> RuleTable:
+    """Load a rule table by taxonomy name (the shipped default) or by file path.
+
+    >>> load_table("agent-run").fallback
+    'unknown_non_zero'
+    """
+    if isinstance(name_or_path, RuleTable):
+        name_or_path.compiled()
+        return name_or_path
+    s = os.fspath(name_or_path)
+    if s in list_tables() and not Path(s).exists():
+        return _load_default(s)
+    if Path(s).exists() or s.endswith(".toml") or os.sep in s:
+        return read_table(s)
+    raise TableError(f"no shipped table called {s!r} and no such file; shipped: {', '.join(list_tables())}")
+
+
+# --------------------------------------------------------------------------- writing
+
+_HEADER_COMMENT = """\
+# failtax rule table. Data, not code: loading it runs nothing.
+# Extract rules name signals from evidence; route rules are tried in order and the
+# first match decides the bucket; with no match the fallback bucket is the answer.
+# Spec: the module docstring of failtax/table.py. Check edits with `failtax table lint`.
+"""
+
+
+def _row_dict(rule: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(rule):
+        v = getattr(rule, f.name)
+        if f.name.startswith("_") or (f.name != "id" and v == f.default):
+            continue
+        out[f.name] = list(v) if isinstance(v, tuple) else v
+    return out
+
+
+def table_to_mapping(table: RuleTable) -> dict[str, Any]:
+    """The TOML document of ``table``, keys in a fixed order."""
+    header: dict[str, Any] = {
+        "name": table.name,
+        "taxonomy": table.taxonomy,
+        "version": table.version,
+        "fallback": table.fallback,
+    }
+    if table.description:
+        header["description"] = table.description
+    if table.provenance:
+        header["provenance"] = {
+            k: (list(v) if isinstance(v, tuple) else v) for k, v in table.provenance.items()
+        }
+    doc: dict[str, Any] = {"table": header}
+    if table.extract:
+        doc["extract"] = [_row_dict(r) for r in table.extract]
+    if table.route:
+        doc["route"] = [_row_dict(r) for r in table.route]
+    if table.locate:
+        doc["locate"] = [_row_dict(r) for r in table.locate]
+    return doc
+
+
+def dump_table(table: RuleTable) -> str:
+    """Serialise a table to TOML text; ``read(dump(t)) == t``. Deterministic."""
+    return _HEADER_COMMENT + "\n" + tomli_w.dumps(table_to_mapping(table), multiline_strings=False)
+
+
+def save_table(table: RuleTable, path: str | os.PathLike[str]) -> Path:
+    """Write a table atomically: a crash mid-write leaves the previous file intact."""
+    table.compiled()
+    text = dump_table(table)
+    return atomic_write_text(path, text)
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` to ``path`` via a temporary file in the same folder and a rename."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return target
+
+
+# --------------------------------------------------------------------------- diffing
+
+
+@dataclass(frozen=True)
+class TableChange:
+    """One rule-level difference between two tables."""
+
+    kind: str  # "added", "removed", "changed", "moved", "header"
+    section: str  # "extract", "route", "locate", "table"
+    rule: str
+    before: Any = None
+    after: Any = None
+    fields: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        sign = {"added": "+", "removed": "-", "changed": "~", "moved": ">", "header": "*"}[self.kind]
+        if self.kind == "added":
+            return f"{sign} [[{self.section}]] {self.after!r}"
+        if self.kind == "removed":
+            return f"{sign} [[{self.section}]] {self.before!r}"
+        if self.kind == "moved":
+            return f"{sign} [[{self.section}]] {self.rule}: position {self.before} -> {self.after}"
+        if self.kind == "header":
+            return f"{sign} [table] {self.rule}: {self.before!r} -> {self.after!r}"
+        parts = []
+        for f in self.fields:
+            parts.append(f"{f}: {getattr(self.before, f)!r} -> {getattr(self.after, f)!r}")
+        return f"{sign} [[{self.section}]] {self.rule}: " + "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class TableDiff:
+    """The rule-by-rule differences from ``old`` to ``new``."""
+
+    old: RuleTable
+    new: RuleTable
+    changes: tuple[TableChange, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.changes)
+
+    def __len__(self) -> int:
+        return len(self.changes)
+
+    def __str__(self) -> str:
+        head = f"--- {self.old.name} {self.old.version}\n+++ {self.new.name} {self.new.version}"
+        if not self.changes:
+            return head + "\n(no rule changes)"
+        return head + "\n" + "\n".join(str(c) for c in self.changes)
+
+    def to_records(self) -> list[dict[str, Any]]:
+        out = []
+        for c in self.changes:
+            rec: dict[str, Any] = {"kind": c.kind, "section": c.section, "rule": c.rule}
+            if c.kind == "changed":
+                rec["fields"] = {
+                    f: [_jsonable(getattr(c.before, f)), _jsonable(getattr(c.after, f))] for f in c.fields
+                }
+            elif c.kind in ("moved", "header"):
+                rec["before"], rec["after"] = _jsonable(c.before), _jsonable(c.after)
+            else:
+                rec["rule_row"] = _row_dict(c.after if c.kind == "added" else c.before)
+            rec["text"] = str(c)
+            out.append(rec)
+        return out
+
+
+def _jsonable(v: Any) -> Any:
+    return list(v) if isinstance(v, tuple) else v
+
+
+def diff_tables(old: RuleTable, new: RuleTable) -> TableDiff:
+    """Compare two tables rule by rule: added, removed, changed and moved rules.
+
+    A rule is identified by its ``id``. "moved" means its position relative to the
+    rules both tables share changed (which matters for routes: first match wins).
+    """
+    changes: list[TableChange] = []
+    for key in ("taxonomy", "fallback"):
+        a, b = getattr(old, key), getattr(new, key)
+        if a != b:
+            changes.append(TableChange("header", "table", key, a, b))
+    for section in ("extract", "route", "locate"):
+        a_rules: Sequence[Any] = getattr(old, section)
+        b_rules: Sequence[Any] = getattr(new, section)
+        a_by = {r.id: r for r in a_rules}
+        b_by = {r.id: r for r in b_rules}
+        for r in a_rules:
+            if r.id not in b_by:
+                changes.append(TableChange("removed", section, r.id, before=r))
+        for r in b_rules:
+            if r.id not in a_by:
+                changes.append(TableChange("added", section, r.id, after=r))
+            elif a_by[r.id] != r:
+                before = a_by[r.id]
+                fields = tuple(
+                    f.name for f in dataclasses.fields(r) if getattr(before, f.name) != getattr(r, f.name)
+                )
+                changes.append(TableChange("changed", section, r.id, before, r, fields))
+        shared_a = [r.id for r in a_rules if r.id in b_by]
+        shared_b = [r.id for r in b_rules if r.id in a_by]
+        if shared_a != shared_b:
+            sm = difflib.SequenceMatcher(a=shared_a, b=shared_b, autojunk=False)
+            stay = {x for blk in sm.get_matching_blocks() for x in shared_a[blk.a : blk.a + blk.size]}
+            for rid in shared_b:
+                if rid not in stay:
+                    changes.append(
+                        TableChange(
+                            "moved", section, rid,
+                            before=[r.id for r in a_rules].index(rid) + 1,
+                            after=[r.id for r in b_rules].index(rid) + 1,
+                        )
+                    )
+    return TableDiff(old, new, tuple(changes))
