@@ -1,0 +1,111 @@
+"""Small, exact statistics shared by the analysis and the tuner.
+
+Every rate failtax reports comes with its count and a Wilson 95% interval; differences
+of rates use Newcombe's hybrid score interval (method 10), which stays inside [-1, 1]
+and behaves at 0 and n. Functions are vectorised over numpy arrays where it matters.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as _sps
+
+__all__ = [
+    "Rate",
+    "binomial_test_greater",
+    "newcombe_diff_interval",
+    "rate",
+    "two_proportion_z_test",
+    "wilson_interval",
+]
+
+Z95 = 1.959963984540054
+
+
+def wilson_interval(successes, n, *, z: float = Z95):
+    """Wilson score interval for a binomial proportion; ``(nan, nan)`` when ``n == 0``.
+
+    Works on scalars or numpy arrays.
+
+    >>> lo, hi = wilson_interval(8, 10)
+    >>> round(lo, 4), round(hi, 4)
+    (0.4902, 0.9433)
+    """
+    k = np.asarray(successes, dtype=float)
+    m = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = k / m
+        denom = 1 + z * z / m
+        centre = (p + z * z / (2 * m)) / denom
+        half = z * np.sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / denom
+        lo = np.where(m > 0, np.clip(centre - half, 0.0, 1.0), np.nan)
+        hi = np.where(m > 0, np.clip(centre + half, 0.0, 1.0), np.nan)
+    if lo.ndim == 0:
+        return float(lo), float(hi)
+    return lo, hi
+
+
+def newcombe_diff_interval(k1, n1, k2, n2, *, z: float = Z95) -> tuple[float, float]:
+    """95% interval for ``p1 - p2`` (Newcombe 1998, method 10, from Wilson intervals).
+
+    >>> lo, hi = newcombe_diff_interval(56, 70, 48, 80)
+    >>> round(lo, 4), round(hi, 4)
+    (0.0524, 0.3339)
+    """
+    if n1 == 0 or n2 == 0:
+        return (math.nan, math.nan)
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = wilson_interval(k1, n1, z=z)
+    l2, u2 = wilson_interval(k2, n2, z=z)
+    d = p1 - p2
+    lo = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    hi = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return (max(-1.0, lo), min(1.0, hi))
+
+
+def two_proportion_z_test(k1, n1, k2, n2) -> float:
+    """Two-sided p-value of the pooled two-proportion z test (1.0 when undefined)."""
+    if n1 == 0 or n2 == 0:
+        return 1.0
+    p = (k1 + k2) / (n1 + n2)
+    se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
+    if se == 0:
+        return 1.0
+    zval = (k1 / n1 - k2 / n2) / se
+    return float(2 * _sps.norm.sf(abs(zval)))
+
+
+def binomial_test_greater(k: int, n: int, p0: float) -> float:
+    """One-sided exact binomial p-value of observing ``k`` or more successes in ``n`` at ``p0``."""
+    if n == 0:
+        return 1.0
+    return float(_sps.binom.sf(k - 1, n, p0))
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """A proportion with its count and Wilson 95% interval."""
+
+    successes: int
+    n: int
+    value: float
+    low: float
+    high: float
+
+    def __str__(self) -> str:
+        if self.n == 0:
+            return "n/a (n=0)"
+        return f"{self.value:.1%} [{self.low:.1%}, {self.high:.1%}] (n={self.n})"
+
+
+def rate(successes: int, n: int) -> Rate:
+    """Build a :class:`Rate`.
+
+    >>> str(rate(3, 4))
+    '75.0% [30.1%, 95.4%] (n=4)'
+    """
+    lo, hi = wilson_interval(successes, n)
+    return Rate(int(successes), int(n), (successes / n) if n else math.nan, lo, hi)
