@@ -156,6 +156,64 @@ def classify_cmd(taxonomy: str, table_path: str | None, as_text: bool, exit_code
     classify_stream(_iter_lines(files), table=table, taxonomy=taxonomy, out=out)
 
 
+# --------------------------------------------------------------------------- verdict
+
+
+@cli.command("verdict")
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False))
+def verdict_cmd(files: tuple[str, ...]) -> None:
+    """Decide one run verdict (seed 000 §F) from per-test outcomes.
+
+    \b
+    Reads FILES (or stdin when none): JSON Lines, one object per test case:
+      {"outcome": "pass" | "skipped" | <bucket>, "taxonomy": "replay" | "regen",
+       "retried": true | false, "id": "<test case id>"}
+    (testCaseId works as id; taxonomy is needed for a bucket; blank lines are skipped).
+
+    \b
+    Prints ONE JSON object: verdict (PASS, FAIL, PARTIAL, INCONCLUSIVE, BLOCKED or
+    SKIPPED), regression_signal, final, total, counts (tests per verdict), retry_due
+    (transient tests owed their one retry; counted INCONCLUSIVE until retried), reasons,
+    tests (the per-test verdicts) and errors.
+
+    \b
+    A bad line (invalid JSON or UTF-8, unknown bucket, wrong type) is listed in errors
+    as "<file>:<line>: <reason>", the verdict is decided from the good lines, and the
+    exit code is 2 so a script cannot mistake a partial answer for a whole one.
+
+    \b
+    Example:
+      printf '%s\\n' '{"outcome": "pass"}' \\
+        '{"outcome": "stale-script", "taxonomy": "replay"}' | failtax verdict
+    """
+    from failtax.errors import InputError
+    from failtax.verdict import TestOutcome, decide_verdict
+
+    outcomes: list[TestOutcome] = []
+    errors: list[str] = []
+    for where, n, raw in _iter_lines(files):
+        if not raw.strip():
+            continue
+        rec, err = parse_evidence_line(raw, f"{where}:{n}")
+        if err is not None:
+            errors.append(err["error"])
+            continue
+        try:
+            outcomes.append(TestOutcome.from_record(rec, source=f"{where}:{n}"))
+        except InputError as exc:
+            errors.append(str(exc))
+    result = decide_verdict(outcomes).to_dict()
+    result["errors"] = errors
+    click.echo(_dumps(result))
+    if errors:
+        click.echo(
+            f"failtax: error: {len(errors)} bad line(s), first: {errors[0]} — fix or remove "
+            f"them; the verdict above covers only the {len(outcomes)} good line(s)",
+            err=True,
+        )
+        sys.exit(EXIT_BAD_INPUT)
+
+
 # --------------------------------------------------------------------------- taxonomies
 
 
