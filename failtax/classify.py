@@ -243,7 +243,9 @@ def _field_holds(rule: ExtractRule, ct: CompiledTable, fields: Mapping[str, Any]
     return False
 
 
-def _extract_matches(rule: ExtractRule, ct: CompiledTable, hay: str, ev: Evidence, frame_error: bool) -> bool:
+def _extract_matches(
+    rule: ExtractRule, ct: CompiledTable, hay: str, ev: Evidence, frame_error: bool, text: str | None = None
+) -> bool:
     if rule.exit_code and ev.exit_code not in rule.exit_code:
         return False
     if rule.has_signal is not None and (ev.signal is not None) != rule.has_signal:
@@ -265,7 +267,9 @@ def _extract_matches(rule: ExtractRule, ct: CompiledTable, hay: str, ev: Evidenc
         return False
     if unless and any(s in hay for s in unless):
         return False
-    if rule.regex is not None and ct.regex[rule.id].search(hay) is None:
+    # The pattern is compiled case-insensitive; searching the original text (same offsets
+    # as `hay`) lets a table's `(?-i)` group match upper-case words such as jest's FAIL.
+    if rule.regex is not None and ct.regex[rule.id].search(hay if text is None else text) is None:
         return False
     return True
 
@@ -277,12 +281,13 @@ def extract_signals(evidence: Any, table: RuleTable) -> tuple[tuple[str, ...], t
     """
     ev = Evidence.from_record(evidence)
     ct = table.compiled()
-    hay = ascii_lower(ev.combined_text())
+    combined = ev.combined_text()
+    hay = ascii_lower(combined)
     frame_error = is_error_result_frame(ev.result_frame)
     signals: list[str] = []
     fired: list[str] = []
     for rule in table.extract:
-        if _extract_matches(rule, ct, hay, ev, frame_error):
+        if _extract_matches(rule, ct, hay, ev, frame_error, combined):
             fired.append(rule.id)
             if rule.signal not in signals:
                 signals.append(rule.signal)
@@ -349,7 +354,7 @@ def classify(evidence: Any, *, taxonomy: str = "agent-run", table: Any = None) -
     by_signal: dict[str, list[str]] = {}
     facts: dict[str, str] = {}
     for rule in tbl.extract:
-        if not _extract_matches(rule, ct, hay, ev, frame_error):
+        if not _extract_matches(rule, ct, hay, ev, frame_error, combined):
             continue
         if rule.signal not in by_signal:
             signals.append(rule.signal)
