@@ -645,9 +645,9 @@ class TableChange:
     def __str__(self) -> str:
         sign = {"added": "+", "removed": "-", "changed": "~", "moved": ">", "header": "*"}[self.kind]
         if self.kind == "added":
-            return f"{sign} [[{self.section}]] {self.after!r}"
+            return f"{sign} {self.after!r}"  # a rule's repr already names its section
         if self.kind == "removed":
-            return f"{sign} [[{self.section}]] {self.before!r}"
+            return f"{sign} {self.before!r}"
         if self.kind == "moved":
             return f"{sign} [[{self.section}]] {self.rule}: position {self.before} -> {self.after}"
         if self.kind == "header":
