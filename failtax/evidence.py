@@ -39,6 +39,7 @@ _ANSI = re.compile(
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC: titles, hyperlinks
     r"|\x1b[@-Z\\-_]"  # other two-byte escapes
 )
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _ERRORISH = re.compile(r"error|fatal|exception|panic|failed|failure", re.IGNORECASE)
 _UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _ASCII_LOWER = str.maketrans(_UPPER, _UPPER.lower())
@@ -92,6 +93,9 @@ def normalise_text(text: str, *, max_chars: int = MAX_TEXT_CHARS) -> str:
     """
     if not text:
         return ""
+    if not text.isascii() and _SURROGATE.search(text):
+        # Lone surrogates (from JSON "\\ud800" escapes) are not UTF-8; the matchers need UTF-8.
+        text = _SURROGATE.sub("\ufffd", text)
     if "\x00" in text:
         text = text.replace("\x00", "")
     if "\x1b" in text:
