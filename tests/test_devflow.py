@@ -1,0 +1,357 @@
+"""The ``devflow`` taxonomy and table: seed 001's categories, detection rules and output.
+
+Seed 001 gives eight categories with a severity, an auto-recoverable flag and a recipe,
+a list of detection signals per category, and a structured output
+(``failure_type``, ``severity``, ``signal`` — the line that matched —, ``source_file``,
+``source_line``, ``auto_recoverable``, ``recipe``, ``recovery_attempted``,
+``recovery_result``). These tests pin each of them, then the places where the seed's
+bare keywords misfire on real logs and how the shipped table routes them instead.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+import failtax
+from failtax.table import load_table
+from failtax.taxonomy import load_taxonomy
+
+REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages" / "devflow.yaml"
+
+SEED_TEXT = "src/auth/middleware.ts(42,5): error TS2304: Cannot find name 'UserProfile'."
+
+
+def devflow(text: str = "", **evidence) -> failtax.Classification:
+    return failtax.classify({"text": text, **evidence}, taxonomy="devflow")
+
+
+# --------------------------------------------------------------------------- taxonomy
+
+SEED_TABLE = [
+    # category, severity, auto-recoverable (Yes / No / Partial)
+    ("compile", "blocking", True),
+    ("test", "blocking", "partial"),
+    ("branch_divergence", "blocking", True),
+    ("trust_gate", "blocking", False),
+    ("mcp_startup", "degraded", True),
+    ("plugin_startup", "degraded", "partial"),
+    ("infra", "blocking", False),
+    ("prompt_delivery", "degraded", True),
+]
+
+
+def test_taxonomy_has_the_seed_categories_then_unknown():
+    tax = load_taxonomy("devflow")
+    assert tax.bucket_names == (*[c for c, _, _ in SEED_TABLE], "unknown")
+    assert load_table("devflow").fallback == "unknown"
+
+
+@pytest.mark.parametrize(("category", "severity", "auto"), SEED_TABLE)
+def test_category_attributes_follow_the_seed_table(category, severity, auto):
+    b = load_taxonomy("devflow").bucket(category)
+    assert b.severity == severity
+    assert b.auto_recoverable == auto
+    assert b.recipe == f"recipes/{category}.md"
+    assert b.meaning and b.title and b.detail and b.suggestion
+
+
+def test_one_automatic_recovery_per_failure_type():
+    tax = load_taxonomy("devflow")
+    for category, _, auto in SEED_TABLE:
+        assert tax.bucket(category).retry_limit == (0 if auto is False else 1), category
+
+
+def test_trust_gate_text_says_never_to_echo_the_secret():
+    detail = load_taxonomy("devflow").bucket("trust_gate").detail.lower()
+    assert "never echo" in detail and "secret" in detail
+    assert "human" in load_taxonomy("devflow").bucket("trust_gate").suggestion
+
+
+# --------------------------------------------------------------------------- structured output
+
+
+def test_seed_structured_output_example():
+    out = devflow(SEED_TEXT, exit_code=2).to_dict()
+    assert out["failure_type"] == "compile"
+    assert out["severity"] == "blocking"
+    assert out["signal"] == SEED_TEXT  # the whole matched line
+    assert "error TS2304: Cannot find name 'UserProfile'" in out["signal"]
+    assert out["source_file"] == "src/auth/middleware.ts"
+    assert out["source_line"] == 42
+    assert out["auto_recoverable"] is True
+    assert out["recipe"] == "recipes/compile.md"
+    assert out["recovery_attempted"] is False
+    assert out["recovery_result"] is None
+
+
+def test_signal_is_the_line_that_matched_not_the_whole_log():
+    log = "\n".join([
+        "> tsc -p tsconfig.json",
+        "",
+        "src/auth/middleware.ts:42:5 - error TS2304: Cannot find name 'UserProfile'.",
+        "",
+        "42   const user: UserProfile = req.user;",
+        "Found 1 error in src/auth/middleware.ts:42",
+    ])
+    out = devflow(log, exit_code=2).to_dict()
+    assert out["signal"] == "src/auth/middleware.ts:42:5 - error TS2304: Cannot find name 'UserProfile'."
+    assert (out["source_file"], out["source_line"]) == ("src/auth/middleware.ts", 42)
+
+
+def test_cli_emits_the_seed_structured_output(failtax_cmd):
+    lines = [
+        {"id": "a", "text": SEED_TEXT, "exit_code": 2},
+        {"id": "b", "text": "CONFLICT (content): Merge conflict in src/app.ts"},
+        {"id": "c", "text": "nothing recognisable here"},
+    ]
+    proc = subprocess.run(
+        [*failtax_cmd, "classify", "--taxonomy", "devflow"],
+        input="\n".join(json.dumps(x) for x in lines) + "\n",
+        capture_output=True, text=True, check=True, timeout=60,
+    )
+    out = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert [o["id"] for o in out] == ["a", "b", "c"]
+    seed_keys = {"failure_type", "severity", "signal", "source_file", "source_line",
+                 "auto_recoverable", "recipe", "recovery_attempted", "recovery_result"}
+    assert all(seed_keys <= set(o) for o in out)
+    assert (out[0]["failure_type"], out[0]["source_line"]) == ("compile", 42)
+    assert (out[1]["failure_type"], out[1]["auto_recoverable"]) == ("branch_divergence", True)
+    assert (out[2]["failure_type"], out[2]["rule"], out[2]["signal"]) == ("unknown", "fallback", None)
+
+
+def test_unmatched_and_empty_evidence_fall_back_to_unknown():
+    for evidence in ({}, {"text": ""}, {"text": "all good"}, {"exit_code": 1}):
+        c = failtax.classify(evidence, taxonomy="devflow")
+        assert (c.bucket, c.rule, c.matched_line) == ("unknown", "fallback", None)
+        assert c.severity == "blocking" and c.auto_recoverable is False
+
+
+# --------------------------------------------------------------------------- seed detection rules
+
+SEED_SIGNALS = [
+    # compile
+    ("compile", {"text": "src/a.ts(3,1): error TS2322: Type 'string' is not assignable to type 'number'."}),
+    ("compile", {"text": "SyntaxError: invalid syntax"}),
+    ("compile", {"text": "Error: Cannot find module 'express'"}),
+    ("compile", {"text": "error TS2339: Property 'name' does not exist on type 'User'."}),
+    ("compile", {"text": "Module 'lodash' does not exist"}),
+    ("compile", {"text": "parse.c:10:5: error: expected expression"}),
+    ("compile", {"text": "Build failed with 2 errors"}),
+    ("compile", {"text": "", "exit_code": 2, "fields": {"command": "npx tsc"}}),
+    ("compile", {"text": "", "exit_code": 1, "fields": {"command": "esbuild src/index.ts --bundle"}}),
+    ("compile", {"text": "", "exit_code": 2, "fields": {"tool": "webpack"}}),
+    ("compile", {"text": "error: could not compile `app` (bin \"app\") due to 2 previous errors"}),
+    ("compile", {"text": "", "exit_code": 101, "fields": {"command": "cargo build --release"}}),
+    ("compile", {"text": "rustc error: linking failed"}),
+    ("compile", {"text": "error[E0425]: cannot find value `x` in this scope"}),
+    ("compile", {"text": "ImportError: cannot import name 'Foo' from 'bar'"}),
+    ("compile", {"text": "ModuleNotFoundError: No module named 'requests'"}),
+    # test
+    ("test", {"text": "FAIL src/cart.test.ts\n  ● cart › adds items"}),
+    ("test", {"text": "AssertionError: 3 != 4"}),
+    ("test", {"text": "expected 200 but got 500"}),
+    ("test", {"text": "1 test failed"}),
+    ("test", {"text": "Tests:       2 failed, 10 passed, 12 total"}),
+    ("test", {"text": "", "exit_code": 1, "fields": {"command": "npx jest"}}),
+    ("test", {"text": "", "exit_code": 1, "fields": {"command": "vitest run"}}),
+    ("test", {"text": "", "exit_code": 1, "fields": {"command": "pytest -q"}}),
+    ("test", {"text": "", "exit_code": 101, "fields": {"command": "cargo test"}}),
+    ("test", {"text": "  0 passing (3ms)"}),
+    # branch_divergence
+    ("branch_divergence", {"text": "CONFLICT (content): Merge conflict in src/app.ts"}),
+    ("branch_divergence", {"text": "merge conflict in package-lock.json"}),
+    ("branch_divergence", {"text": "Your branch and 'origin/main' have diverged"}),
+    ("branch_divergence", {"text": "Your branch is behind 'origin/main' by 3 commits"}),
+    ("branch_divergence", {"text": "this PR needs rebase"}),
+    ("branch_divergence", {"text": "fatal: cannot fast-forward"}),
+    ("branch_divergence", {"text": "Unmerged paths:\n\tboth modified:   a.py"}),
+    ("branch_divergence", {"text": "", "fields": {"git_status": "UU a.py\n"}}),
+    # trust_gate
+    ("trust_gate", {"text": "pre-commit: secret detected in .env"}),
+    ("trust_gate", {"text": "scanner: API key found in src/config.ts"}),
+    ("trust_gate", {"text": "CONFIDENCE.md gate FAIL"}),
+    ("trust_gate", {"text": "1 vulnerability found"}),
+    ("trust_gate", {"text": "  3:1  warning  Unsafe Regular Expression  security/detect-unsafe-regex"}),
+    # mcp_startup
+    ("mcp_startup", {"text": "MCP server failed: playwright"}),
+    ("mcp_startup", {"text": "connect ECONNREFUSED 127.0.0.1:9000 (connection refused)"}),
+    ("mcp_startup", {"text": "mcp: handshake timeout after 30s"}),
+    ("mcp_startup", {"text": "tool not available: browser_navigate"}),
+    # plugin_startup
+    ("plugin_startup", {"text": "plugin not found: code-review"}),
+    ("plugin_startup", {"text": "invalid plugin.json: missing name"}),
+    ("plugin_startup", {"text": "missing dependency: jq"}),
+    ("plugin_startup", {"text": "hook failed to load: hooks/session_start.py"}),
+    ("plugin_startup", {"text": "Error: failed to initialize plugin 'formatter'"}),
+    # infra
+    ("infra", {"text": "deployment failed: release v42"}),
+    ("infra", {"text": "container exited with status 1"}),
+    ("infra", {"text": "health check failed for service api"}),
+    ("infra", {"text": "environment variable not set: DATABASE_URL"}),
+    ("infra", {"text": "deploy: permission denied while pushing to registry"}),
+    ("infra", {"text": "CI pipeline red on main"}),
+    # prompt_delivery
+    ("prompt_delivery", {"text": "context too long for model"}),
+    ("prompt_delivery", {"text": "token limit exceeded (210000 > 200000)"}),
+    ("prompt_delivery", {"text": "agent failed to respond"}),
+    ("prompt_delivery", {"text": "tool call failed: Edit"}),
+    ("prompt_delivery", {"text": "agent dispatch timed out after 120s"}),
+    ("prompt_delivery", {"text": "", "fields": {"agent_response": ""}}),
+]
+
+
+@pytest.mark.parametrize(("bucket", "evidence"), SEED_SIGNALS, ids=lambda x: x if isinstance(x, str) else None)
+def test_every_seed_detection_signal(bucket, evidence):
+    c = failtax.classify(evidence, taxonomy="devflow")
+    assert c.bucket == bucket, f"{evidence} -> {c.bucket} by {c.rule} ({list(c.signals)})"
+
+
+def test_confidence_gate_counts_attempts():
+    text = "CONFIDENCE.md gate FAIL"
+    assert devflow(text, fields={"gate_attempts": 1}).bucket == "test"
+    assert devflow(text, fields={"gate_attempts": 2}).bucket == "trust_gate"
+    assert devflow(text).bucket == "trust_gate"  # unknown attempts: ask a person
+
+
+def test_zero_passing_only_counts_when_tests_were_expected():
+    assert devflow("0 passing (2ms)").bucket == "test"
+    assert devflow("0 passing (2ms)", fields={"tests_expected": False}).bucket == "unknown"
+
+
+# --------------------------------------------------------------------------- misfires fixed
+
+MISFIRES = [
+    # text, bucket it must get, why
+    ('Error: Request failed with status code 409 {"error":"Conflict"}', "unknown", "HTTP 409 Conflict is not a git CONFLICT"),
+    ('ERROR:  relation "users" does not exist', "infra", "a database object, not a code symbol"),
+    ("fatal: path 'a.md' does not exist in 'HEAD'", "unknown", "git's does-not-exist is not a compile error"),
+    ("React Hook useEffect has a missing dependency: 'load'. Either include it or remove the dependency array", "unknown", "a lint finding, not a plugin"),
+    ("Error: No API key found. Set ANTHROPIC_API_KEY", "infra", "a missing key, not a leaked one"),
+    ("SyntaxError: Unexpected token '<', \"<!DOCTYPE \"... is not valid JSON", "unknown", "runtime JSON error"),
+    ("Login failed for user 'sa'.", "unknown", "the word failed is not a test failure"),
+    ("fetch failed", "unknown", "the word failed is not a test failure"),
+    ("Deployment of the failover replica: 0 tests failed", "unknown", "zero failures"),
+    ("found 0 vulnerabilities", "unknown", "npm's all-clear line"),
+    ("INF no leaks found", "unknown", "gitleaks' all-clear line"),
+    ("net/http: TLS handshake timeout", "infra", "a TLS handshake is not the MCP handshake"),
+    ("psycopg2.OperationalError: connection to server at \"localhost\", port 5432 failed: Connection refused", "infra", "database down"),
+    ("Error: connect ECONNREFUSED 127.0.0.1:6379 (redis)", "infra", "database down"),
+    ("husky - pre-commit hook exited with code 1 (error)", "unknown", "a git hook is not a plugin hook"),
+    ("AssertionError: expected 'a' to equal 'b'", "test", "chai, not a compiler's `error: expected`"),
+    ("Your loss diverged at step 300", "unknown", "not git's diverged"),
+]
+
+
+@pytest.mark.parametrize(("text", "bucket", "why"), MISFIRES, ids=[m[2] + ":" + m[0][:20] for m in MISFIRES])
+def test_bare_keyword_misfires_are_fixed(text, bucket, why):
+    c = devflow(text)
+    assert c.bucket == bucket, f"{why}: got {c.bucket} by {c.rule} ({list(c.signals)})"
+
+
+def test_upper_case_fail_is_anchored_to_runner_lines():
+    # pytest's summary line and go's FAIL lines are test failures ...
+    assert devflow("FAILED tests/test_cart.py::test_total - assert 3 == 4").bucket == "test"
+    assert devflow("--- FAIL: TestCart (0.01s)").bucket == "test"
+    assert devflow("FAIL\tgithub.com/acme/cart\t0.012s").bucket == "test"
+    # ... the word in prose is not
+    assert devflow("Request to upstream failed, will retry").bucket == "unknown"
+    assert devflow("Operation failed successfully").bucket == "unknown"
+
+
+# --------------------------------------------------------------------------- route order
+
+
+def test_merge_conflict_beats_compile():
+    text = (
+        "src/app.ts(3,1): error TS1185: Merge conflict marker encountered.\n"
+        "src/app.ts(9,3): error TS2304: Cannot find name 'ours'."
+    )
+    c = devflow(text)
+    assert (c.bucket, c.rule) == ("branch_divergence", "merge-conflict")
+    assert "ts-error" in c.signals  # every matched signal is kept
+
+
+def test_secret_leak_beats_everything_it_comes_with():
+    text = "FAILED tests/test_api.py::test_login\nERROR: Potential secrets about to be committed to git repo!"
+    assert devflow(text).bucket == "trust_gate"
+
+
+def test_stale_branch_beats_test_failure():
+    text = "Your branch is behind 'origin/main' by 12 commits.\nFAILED tests/test_api.py::test_login - KeyError"
+    assert devflow(text).bucket == "branch_divergence"
+
+
+def test_missing_plugin_beats_cannot_find_module():
+    text = "Failed to load plugin 'import' declared in '.eslintrc': Cannot find module 'eslint-plugin-import'"
+    c = devflow(text)
+    assert c.bucket == "plugin_startup" and "missing-module" in c.signals
+
+
+def test_compile_beats_test_when_the_test_module_cannot_import():
+    text = (
+        "ImportError while importing test module '/ci/tests/test_x.py'.\n"
+        "E   ModuleNotFoundError: No module named 'app'\n"
+        "=========================== 1 error in 0.10s ==========================="
+    )
+    assert devflow(text).bucket == "compile"
+
+
+def test_connection_refused_depends_on_what_refused():
+    assert devflow('MCP server "db": connect ECONNREFUSED 127.0.0.1:5000').bucket == "mcp_startup"
+    assert devflow("dial tcp 10.0.0.4:8080: connect: connection refused", fields={"phase": "session_start"}).bucket == "mcp_startup"
+    assert devflow("FAIL src/api.test.ts\nconnect ECONNREFUSED 127.0.0.1:3000").bucket == "test"
+    assert devflow("Liveness probe failed: dial tcp 10.0.0.4:8080: connect: connection refused").bucket == "infra"
+    assert devflow("connection refused").bucket == "mcp_startup"  # the seed's own rule, bare
+
+
+# --------------------------------------------------------------------------- locate
+
+LOCATE = [
+    ("src/x.ts(42,5): error TS2304: Cannot find name 'Y'.", "src/x.ts", 42),
+    ("src/x.ts:42:5 - error TS2304: Cannot find name 'Y'.", "src/x.ts", 42),
+    ("error[E0425]: cannot find value `y`\n --> src/main.rs:4:5\n  |", "src/main.rs", 4),
+    ("src/io.c:17:3: error: 'fd' undeclared (first use in this function)", "src/io.c", 17),
+    ("/repo/src/a.js\n  12:5  error  'x' is not defined  no-undef\n\n✖ 1 problem (1 error, 0 warnings)", "/repo/src/a.js", 12),
+    ('Traceback (most recent call last):\n  File "/app/main.py", line 3, in <module>\n    run()\n  File "/app/jobs.py", line 42, in run\n    1/0\nZeroDivisionError: division by zero', "/app/jobs.py", 42),
+    ("    def test_total():\n>       assert total() == 4\nE       assert 3 == 4\n\ntests/test_cart.py:12: AssertionError", "tests/test_cart.py", 12),
+    ("FAIL src/cart.test.js\n    at Object.<anonymous> (src/cart.test.js:8:17)", "src/cart.test.js", 8),
+    (" FAIL  src/cart.test.ts > cart > totals\n  ❯ src/cart.test.ts:40:15", "src/cart.test.ts", 40),
+    ("--- FAIL: TestCart (0.00s)\n    cart_test.go:21: got 3, want 4", "cart_test.go", 21),
+    ("[ERROR] /w/src/main/java/a/App.java:[11,45] error: cannot find symbol", "/w/src/main/java/a/App.java", 11),
+]
+
+
+@pytest.mark.parametrize(("text", "file", "line"), LOCATE, ids=[x[1] for x in LOCATE])
+def test_locate_fills_source_file_and_line(text, file, line):
+    c = devflow(text)
+    assert (c.source_file, c.source_line) == (file, line), c.bucket
+
+
+def test_urls_are_not_mistaken_for_source_locations():
+    c = devflow("Error: connect ECONNREFUSED http://localhost:3000/api")
+    assert c.source_file is None and c.source_line is None
+
+
+# --------------------------------------------------------------------------- the table itself
+
+
+def test_every_route_signal_can_be_produced_and_every_extracted_signal_is_routed():
+    table = load_table("devflow")
+    produced = {r.signal for r in table.extract}
+    routed = {s for r in table.route for s in (*r.any, *r.all, *r.none)}
+    assert routed <= produced, sorted(routed - produced)
+    assert produced <= routed, sorted(produced - routed)
+
+
+def test_golden_file_covers_every_category():
+    entries = yaml.safe_load(REAL.read_text(encoding="utf-8"))
+    assert len(entries) >= 100
+    per_bucket = {b: 0 for b in load_taxonomy("devflow").bucket_names}
+    for e in entries:
+        per_bucket[e["bucket"]] += 1
+    assert min(per_bucket.values()) >= 5, per_bucket
