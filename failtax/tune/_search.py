@@ -1,0 +1,475 @@
+"""The tuner's search: generate candidate route edits, replay them, keep the significant.
+
+Each round generates every candidate edit of the current routes that the labelled data
+could support (re-route a signal to each bucket its events imply, route an unknown
+signal at each position, drop a signal, remove or move a route, add a route for a
+signal combination found by pair counts or by a shallow decision tree), replays the
+edited table on the aggregated design, and measures the moved decisions: wins (the
+person's action now carries out the suggestion) and losses. A change point in the weekly
+wins/losses restricts the evidence to the latest weeks when the change's direction flips
+(drift). A candidate is accepted when its labelled support, its Bonferroni-adjusted
+one-sided binomial p-value, its gain and the lower bound of its Newcombe interval all pass;
+the best accepted candidate is applied and the next round starts from the new table,
+because edits interact through route order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats as sps
+
+from failtax.analysis.stats import binomial_test_greater, newcombe_diff_interval
+from failtax.table import RouteRule
+from failtax.tune._design import Design, replay_routes
+from failtax.tune.changes import ProposedChange, RouteEdit, apply_edits, unique_route_id
+
+
+@dataclass
+class Candidate:
+    kind: str
+    summary: str
+    edits: tuple[RouteEdit, ...]
+    signals: tuple[str, ...]
+    to_bucket: str | None
+    touched: tuple[str, ...]
+    order: int = 0
+
+
+@dataclass
+class Evaluation:
+    cand: Candidate
+    routes: tuple[RouteRule, ...]
+    moved: int
+    support: int
+    wins: int
+    losses: int
+    n: int
+    k_old: int
+    k_new: int
+    n_moved: int
+    gain: float
+    gain_low: float
+    gain_high: float
+    p_value: float
+    since: int | None
+    moves: tuple[tuple[int, int, int], ...] = field(default=())
+
+    def to_change(self, design: Design, status: str, reason: str = "") -> ProposedChange:
+        b = design.buckets
+        return ProposedChange(
+            kind=self.cand.kind,
+            summary=self.cand.summary,
+            edits=self.cand.edits,
+            signals=self.cand.signals,
+            to_bucket=self.cand.to_bucket,
+            moves=tuple((b[o], b[n], c) for o, n, c in self.moves),
+            moved=self.moved,
+            support=self.support,
+            wins=self.wins,
+            losses=self.losses,
+            n=self.n,
+            gain=self.gain,
+            gain_low=self.gain_low,
+            gain_high=self.gain_high,
+            p_value=self.p_value,
+            since=design.weeks[self.since] if self.since is not None else None,
+            status=status,
+            reason=reason,
+        )
+
+
+def _bern_ll(b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    b = np.asarray(b, dtype=float)
+    c = np.asarray(c, dtype=float)
+    n = b + c
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lb = np.where(b > 0, b * np.log(b / n), 0.0)
+        lc = np.where(c > 0, c * np.log(c / n), 0.0)
+    return lb + lc
+
+
+def change_point(b_w: np.ndarray, c_w: np.ndarray, *, alpha: float) -> int | None:
+    """The first week of the latest regime when wins/losses flip direction, else ``None``.
+
+    Fits one Bernoulli rate of wins among discordant decisions before and after every
+    candidate week; when the best split is significant (likelihood ratio, Bonferroni over
+    the splits) and the change helps on one side but not the other, the later side is
+    the regime that matters for a table used from now on.
+    """
+    W = len(b_w)
+    if W < 2:
+        return None
+    cb = np.cumsum(b_w)[:-1]
+    cc = np.cumsum(c_w)[:-1]
+    tb, tc = float(np.sum(b_w)), float(np.sum(c_w))
+    if tb + tc == 0:
+        return None
+    ll = _bern_ll(cb, cc) + _bern_ll(tb - cb, tc - cc)
+    ll0 = float(_bern_ll(np.array([tb]), np.array([tc]))[0])
+    k = int(np.argmax(ll))
+    stat = 2.0 * (float(ll[k]) - ll0)
+    if stat <= 0 or sps.chi2.sf(stat, 1) * (W - 1) >= alpha:
+        return None
+    b1, c1 = cb[k], cc[k]
+    b2, c2 = tb - b1, tc - c1
+    early_helps = b1 > c1
+    late_helps = b2 > c2
+    if early_helps == late_helps:
+        return None
+    return k + 1
+
+
+class Searcher:
+    """Greedy search over route edits on one design."""
+
+    def __init__(
+        self,
+        design: Design,
+        *,
+        fallback: str,
+        min_support: int,
+        alpha: float,
+        min_gain: float,
+        random_state: int | None = 0,
+        tree_depth: int = 3,
+    ):
+        self.d = design
+        self.bidx = {b: i for i, b in enumerate(design.buckets)}
+        self.fallback = self.bidx[fallback]
+        self.min_support = int(min_support)
+        self.alpha = float(alpha)
+        self.min_gain = float(min_gain)
+        self.random_state = random_state
+        self.tree_depth = tree_depth
+        self.week_tot = design.week_totals()
+        self.L = design.label_counts()
+        self.n_evaluated = 0
+
+    # ------------------------------------------------------------------ replay
+    def replay(self, routes: Sequence[RouteRule]) -> tuple[np.ndarray, np.ndarray]:
+        return replay_routes(self.d.sets, routes, self.fallback, self.d.col, self.bidx)
+
+    def agreement(self, bucket: np.ndarray, weeks: slice | None = None) -> tuple[int, int]:
+        """(agreeing decisions, decisions) under per-set buckets ``bucket``."""
+        d = self.d
+        m = d.g_agree_row
+        if weeks is not None:
+            wk = np.zeros(d.n_weeks, dtype=bool)
+            wk[weeks] = True
+            m = m & wk[d.g_week]
+        ag = d.agree[d.g_action[m], bucket[d.g_set[m]]]
+        return int(d.g_n[m][ag].sum()), int(d.g_n[m].sum())
+
+    # ------------------------------------------------------------------ evaluate
+    def evaluate(self, cand: Candidate, routes: tuple[RouteRule, ...], cur: np.ndarray) -> Evaluation | None:
+        d = self.d
+        try:
+            new_routes = apply_edits(routes, cand.edits)
+        except (KeyError, ValueError):
+            return None
+        set_ids = d.sets_with(cand.touched)
+        if len(set_ids) == 0:
+            return None
+        nb, _ = replay_routes(d.sets[set_ids], new_routes, self.fallback, d.col, self.bidx)
+        ob = cur[set_ids]
+        mv = nb != ob
+        if not mv.any():
+            return None
+        self.n_evaluated += 1
+        ms = set_ids[mv]
+        newb = cur.copy()
+        newb[ms] = nb[mv]
+        g = d.groups_of(ms)
+        gs = d.g_set[g]
+        o = cur[gs]
+        nw = newb[gs]
+        a = d.g_action[g]
+        ao = d.agree[a, o]
+        an = d.agree[a, nw]
+        r = d.g_agree_row[g]
+        n = d.g_n[g]
+        w = d.g_week[g]
+        W = d.n_weeks
+        lab = d.g_label[g] >= 0
+
+        def per_week(mask: np.ndarray) -> np.ndarray:
+            return np.bincount(w, weights=n * mask, minlength=W)
+
+        b_w = per_week(an & ~ao & r)
+        c_w = per_week(ao & ~an & r)
+        since = change_point(b_w, c_w, alpha=self.alpha)
+        sl = slice(since or 0, None)
+        wins = int(b_w[sl].sum())
+        losses = int(c_w[sl].sum())
+        k_old = int(per_week(ao & r)[sl].sum())
+        k_new = int(per_week(an & r)[sl].sum())
+        n_moved = int(per_week(r)[sl].sum())
+        support = int(per_week(lab)[sl].sum())
+        N = int(self.week_tot[sl].sum())
+        moved = int(n.sum())
+        gain = (wins - losses) / N if N else 0.0
+        if n_moved > 0 and N > 0:
+            lo, hi = newcombe_diff_interval(k_new, n_moved, k_old, n_moved)
+            lo, hi = lo * n_moved / N, hi * n_moved / N
+        else:
+            lo = hi = math.nan
+        p = binomial_test_greater(wins, wins + losses, 0.5) if wins + losses else 1.0
+        mat = np.zeros((len(d.buckets), len(d.buckets)), dtype=np.int64)
+        np.add.at(mat, (o, nw), n)
+        moves = tuple((int(i), int(j), int(mat[i, j])) for i, j in zip(*np.nonzero(mat)))
+        return Evaluation(
+            cand=cand, routes=new_routes, moved=moved, support=support, wins=wins, losses=losses,
+            n=N, k_old=k_old, k_new=k_new, n_moved=n_moved, gain=gain, gain_low=lo, gain_high=hi,
+            p_value=p, since=since, moves=moves,
+        )
+
+    def refusal(self, e: Evaluation, alpha_adj: float) -> str:
+        """Why ``e`` is refused, or ``""`` when it passes every gate."""
+        if e.support < self.min_support:
+            return f"insufficient support ({e.support} labelled events moved < {self.min_support})"
+        if e.gain <= 0:
+            return "no agreement gain"
+        if e.p_value >= alpha_adj:
+            return f"not significant (p={e.p_value:.2g} >= {alpha_adj:.2g} after Bonferroni)"
+        if e.gain < self.min_gain:
+            return f"gain {e.gain:.4f} below min_gain {self.min_gain}"
+        if not (e.gain_low > 0):
+            return "interval of the gain includes zero"
+        return ""
+
+    # ------------------------------------------------------------------ search
+    def run(self, routes: tuple[RouteRule, ...], *, max_changes: int) -> tuple[tuple[RouteRule, ...], list[ProposedChange], list[ProposedChange]]:
+        accepted: list[ProposedChange] = []
+        watch: list[ProposedChange] = []
+        for _ in range(max_changes + 1):
+            cur, rule = self.replay(routes)
+            evals = self._evaluate_all(routes, cur, rule)
+            m = max(1, len(evals))
+            alpha_adj = self.alpha / m
+            passing = [e for e in evals if not self.refusal(e, alpha_adj)]
+            if not passing or len(accepted) >= max_changes:
+                watch = self._watch(evals, alpha_adj)
+                break
+            best = min(passing, key=lambda e: (-e.gain, e.moved, e.cand.order))
+            accepted.append(best.to_change(self.d, "accepted"))
+            routes = best.routes
+        return routes, accepted, watch
+
+    def _evaluate_all(self, routes: tuple[RouteRule, ...], cur: np.ndarray, rule: np.ndarray) -> list[Evaluation]:
+        out = []
+        seen: set[tuple[RouteRule, ...]] = set()
+        for i, c in enumerate(self.candidates(routes, cur, rule)):
+            c.order = i
+            e = self.evaluate(c, routes, cur)
+            if e is None or e.routes in seen:
+                continue
+            seen.add(e.routes)
+            out.append(e)
+        return out
+
+    def _watch(self, evals: list[Evaluation], alpha_adj: float) -> list[ProposedChange]:
+        best: dict[tuple, Evaluation] = {}
+        for e in evals:
+            if e.gain <= 0 or e.wins < 3 or e.wins <= 2 * e.losses:
+                continue
+            key = (e.cand.kind, e.cand.signals, e.cand.to_bucket)
+            if key not in best or (e.gain, -e.moved) > (best[key].gain, -best[key].moved):
+                best[key] = e
+        ranked = sorted(best.values(), key=lambda e: (-e.gain, e.moved, e.cand.order))[:25]
+        return [e.to_change(self.d, "watch", self.refusal(e, alpha_adj) or "not the best of its round") for e in ranked]
+
+    # ------------------------------------------------------------------ candidates
+    def candidates(self, routes: tuple[RouteRule, ...], cur: np.ndarray, rule: np.ndarray) -> list[Candidate]:
+        d = self.d
+        out: list[Candidate] = []
+        ids = [r.id for r in routes]
+        R = len(routes)
+        thr = max(1, self.min_support // 4)
+        buckets = d.buckets
+        L = self.L
+
+        def anchor(i: int, removed: set[str] = frozenset()) -> str | None:
+            for r in routes[i:]:
+                if r.id not in removed:
+                    return r.id
+            return None
+
+        # --- single signals: re-route, route, drop
+        for s in d.vocab:
+            sids = d.sets_with([s])
+            tot = L[sids].sum(axis=0)
+            if tot.sum() < self.min_support:
+                continue
+            Rs = [i for i, r in enumerate(routes) if s in r.any]
+            removal = [RouteEdit.remove_signal(routes[i].id, s) for i in Rs]
+            gone = {routes[i].id for i in Rs if routes[i].any == (s,) and not routes[i].all}
+            cur_buckets = {routes[i].bucket for i in Rs}
+            decided_by = rule[sids]
+            first = int(decided_by.min()) if len(decided_by) else R
+            for bi in np.flatnonzero(tot >= thr):
+                B = buckets[bi]
+                if Rs and cur_buckets == {B}:
+                    continue
+                if Rs:
+                    what = f"re-route {s!r} from {'/'.join(sorted(cur_buckets))} to {B}"
+                    kind = "reroute-signal"
+                else:
+                    what = f"route signal {s!r} to {B}"
+                    kind = "route-new-signal"
+                for j, r in enumerate(routes):
+                    if r.bucket == B and r.any and not r.all and j not in Rs:
+                        out.append(Candidate(kind, f"{what} (add it to route {r.id!r})",
+                                             (*removal, RouteEdit.add_signal(r.id, s)), (s,), B, (s,)))
+                new_id = unique_route_id(s, [x for x in ids if x not in gone])
+                rr = RouteRule(id=new_id, bucket=B, any=(s,))
+                positions = {0}
+                if Rs:
+                    positions.add(min(Rs))
+                else:
+                    positions.update(range(R + 1))
+                positions.add(min(first, R))
+                for p in sorted(positions):
+                    before = anchor(p, gone)
+                    where = f"before route {before!r}" if before else "at the end"
+                    out.append(Candidate(kind, f"{what} (new route {new_id!r} {where})",
+                                         (*removal, RouteEdit.insert(rr, before=before)), (s,), B, (s,)))
+            if Rs:
+                out.append(Candidate("drop-signal", f"drop {s!r} from route(s) {', '.join(repr(routes[i].id) for i in Rs)}",
+                                     tuple(removal), (s,), None, (s,)))
+
+        # --- whole routes: remove, move
+        for j, r in enumerate(routes):
+            pos_sig = r.positive_signals
+            out.append(Candidate("remove-route", f"remove route {r.id!r} ({r.bucket})", (RouteEdit.remove(r.id),),
+                                 pos_sig, None, pos_sig))
+            for i in range(R + 1):
+                if i in (j, j + 1):
+                    continue
+                lo, hi = (i, j) if i < j else (j, i)
+                touched = tuple(dict.fromkeys(s for x in routes[lo:hi + 1] for s in x.positive_signals))
+                before = routes[i].id if i < R else None
+                where = f"before route {before!r}" if before else "to the end"
+                out.append(Candidate("move-route", f"move route {r.id!r} ({r.bucket}) {where}",
+                                     (RouteEdit.move(r.id, before=before),), pos_sig, r.bucket, touched))
+
+        # --- a signal together with a later route's signals: the later route wins
+        for i, r1 in enumerate(routes):
+            for a in r1.any:
+                if a not in d.col:
+                    continue
+                for r2 in routes[i + 1:]:
+                    if r2.bucket == r1.bucket or not r2.any or r2.all:
+                        continue
+                    others = tuple(s for s in r2.any if s != a)
+                    inter = [s for s in others if s in d.col]
+                    if not inter:
+                        continue
+                    sa = d.sets[:, d.col[a]] & d.sets[:, [d.col[s] for s in inter]].any(axis=1)
+                    bi = self.bidx[r2.bucket]
+                    if L[sa, bi].sum() < thr or L[sa].sum() < self.min_support:
+                        continue
+                    rid = unique_route_id(f"{a}-with-{r2.id}", ids)
+                    rr = RouteRule(id=rid, bucket=r2.bucket, any=others, all=(a,))
+                    first = int(rule[sa].min()) if sa.any() else i
+                    for p in sorted({i, min(first, i)}):
+                        out.append(Candidate(
+                            "add-combination-route",
+                            f"route {a!r} together with any signal of route {r2.id!r} to {r2.bucket} "
+                            f"(new route {rid!r} before route {routes[p].id!r})",
+                            (RouteEdit.insert(rr, before=routes[p].id),), (a, *others), r2.bucket, (a,)))
+
+        # --- signal pairs
+        out.extend(self._pair_candidates(routes, cur, rule, thr))
+        # --- conjunctions from a shallow decision tree
+        out.extend(self._tree_candidates(routes, cur, rule))
+        return out
+
+    def _pair_candidates(self, routes, cur, rule, thr) -> list[Candidate]:
+        d = self.d
+        L = self.L
+        K = len(d.vocab)
+        if K < 2:
+            return []
+        S = d.sets.astype(np.float64)
+        total = S.T @ (S * L.sum(axis=1, keepdims=True))
+        iu = np.argwhere(np.triu(total >= self.min_support, k=1))
+        out = []
+        ids = [r.id for r in routes]
+        R = len(routes)
+        for a_i, b_i in iu:
+            a, b = d.vocab[a_i], d.vocab[b_i]
+            both = d.sets[:, a_i] & d.sets[:, b_i]
+            lab = L[both].sum(axis=0)
+            first = int(rule[both].min())
+            curb = set(cur[both].tolist())
+            for bi in np.flatnonzero(lab >= thr):
+                if curb == {bi}:
+                    continue
+                B = d.buckets[bi]
+                rid = unique_route_id(f"{a}-and-{b}", ids)
+                rr = RouteRule(id=rid, bucket=B, all=(a, b))
+                for p in sorted({0, min(first, R)}):
+                    before = routes[p].id if p < R else None
+                    where = f"before route {before!r}" if before else "at the end"
+                    out.append(Candidate("add-combination-route", f"route {a!r} with {b!r} to {B} (new route {rid!r} {where})",
+                                         (RouteEdit.insert(rr, before=before),), (a, b), B, (a,)))
+        return out
+
+    def _tree_candidates(self, routes, cur, rule) -> list[Candidate]:
+        from sklearn.tree import DecisionTreeClassifier
+
+        d = self.d
+        L = self.L
+        rows, labels = np.nonzero(L)
+        if len(rows) == 0 or len(d.vocab) == 0 or len(set(labels.tolist())) < 2:
+            return []
+        weights = L[rows, labels].astype(float)
+        total = weights.sum()
+        if total < 2 * self.min_support:
+            return []
+        tree = DecisionTreeClassifier(
+            max_depth=self.tree_depth,
+            min_weight_fraction_leaf=min(0.5, self.min_support / total),
+            random_state=self.random_state,
+        )
+        tree.fit(d.sets[rows].astype(np.float32), labels, sample_weight=weights)
+        t = tree.tree_
+        out = []
+        ids = [r.id for r in routes]
+        R = len(routes)
+        leaf_of_set = tree.apply(d.sets.astype(np.float32))
+
+        def walk(node: int, present: tuple[int, ...], absent: tuple[int, ...]) -> None:
+            if t.children_left[node] == -1:
+                if not present:
+                    return
+                B_i = int(tree.classes_[int(np.argmax(t.value[node][0]))])
+                members = leaf_of_set == node
+                if not members.any() or L[members, B_i].sum() < self.min_support // 2:
+                    return
+                if set(cur[members].tolist()) == {B_i}:
+                    return
+                B = d.buckets[B_i]
+                pres = tuple(d.vocab[i] for i in present)
+                none = tuple(d.vocab[i] for i in absent)
+                name = "-and-".join(pres) + (("-without-" + "-".join(none)) if none else "")
+                rid = unique_route_id(name, ids)
+                rr = RouteRule(id=rid, bucket=B, any=pres if len(pres) == 1 else (), all=pres if len(pres) > 1 else (), none=none)
+                first = int(rule[members].min())
+                for p in sorted({0, min(first, R)}):
+                    before = routes[p].id if p < R else None
+                    where = f"before route {before!r}" if before else "at the end"
+                    cond = " and ".join(repr(s) for s in pres) + ("".join(f" without {s!r}" for s in none))
+                    out.append(Candidate("add-combination-route", f"route {cond} to {B} (new route {rid!r} {where})",
+                                         (RouteEdit.insert(rr, before=before),), pres, B, (pres[0],)))
+                return
+            f = int(t.feature[node])
+            walk(int(t.children_left[node]), present, (*absent, f))
+            walk(int(t.children_right[node]), (*present, f), absent)
+
+        walk(0, (), ())
+        return out
