@@ -1,0 +1,221 @@
+"""The ``orchestration`` taxonomy and table: seed 003's failure kinds and their handling.
+
+Seed 003 (maigo's failure-handling skill, in Chinese) describes how an orchestrator
+handles each way a subagent flow fails. These tests pin the taxonomy (every kind with
+its handling, retry limit and severity), the table's routing of real harness messages,
+and the seed's tell between a stall from overload / a long silent command and a stall
+from a sleeping machine (other agents stalled in the same window).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+import failtax
+from failtax.table import load_table
+from failtax.taxonomy import load_taxonomy
+
+REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages" / "orchestration.yaml"
+STALL = "Agent stalled: no progress for 600s (stream watchdog did not recover)"
+OVERLOADED = 'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'
+
+KINDS = (
+    "review_blocked", "verification_red", "environment_false_red", "subagent_overloaded",
+    "stalled_no_progress", "stalled_machine_sleep", "usage_limit_mid_task",
+    "notification_failed_work_done", "handback_missing", "relay_refused", "stop_hook_loop",
+    "same_must_fix_twice", "same_test_red_twice", "sentinel_wait_loop", "unknown",
+)
+
+
+def orch(text: str = "", **evidence) -> failtax.Classification:
+    return failtax.classify({"text": text, **evidence}, taxonomy="orchestration")
+
+
+# --------------------------------------------------------------------------- taxonomy
+
+
+def test_taxonomy_lists_the_seed_failure_kinds():
+    assert load_taxonomy("orchestration").bucket_names == KINDS
+    assert load_table("orchestration").fallback == "unknown"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_kind_carries_handling_and_texts(kind):
+    b = load_taxonomy("orchestration").bucket(kind)
+    assert b.handling and len(b.handling) > 80
+    assert b.title and b.detail and b.meaning and b.suggestion
+    assert b.severity in ("blocking", "degraded")
+
+
+RETRY_LIMITS = {
+    "subagent_overloaded": 3,  # "重試 2-3 次"
+    "stalled_no_progress": 1,  # resume once; a second stall hands over to a new agent
+    "stalled_machine_sleep": 1,
+    "review_blocked": 1,  # the same must-fix blocked twice in a row stops
+    "verification_red": 1,  # the same test ID red twice in a row stops
+    "same_must_fix_twice": 0,
+    "same_test_red_twice": 0,
+    "relay_refused": 0,  # never SendMessage the stuck agent again
+    "stop_hook_loop": 0,  # never re-explain the same false positive
+}
+
+
+@pytest.mark.parametrize(("kind", "limit"), RETRY_LIMITS.items())
+def test_retry_limits_follow_the_seed(kind, limit):
+    assert load_taxonomy("orchestration").bucket(kind).retry_limit == limit
+
+
+def test_overload_handling_never_skips_the_stage():
+    b = load_taxonomy("orchestration").bucket("subagent_overloaded")
+    assert "2-3" in b.handling and "20-30 minutes" in b.handling
+    assert "never skip the stage" in b.handling.lower()
+    assert not any("skip" in o for o in b.options)
+    assert set(b.options) == {"wait-20-30-min-and-retry", "orchestrator-takes-over-stage", "pause-until-recovered"}
+    assert b.retryable is True
+
+
+def test_handling_texts_keep_the_seed_s_key_instructions():
+    tax = load_taxonomy("orchestration")
+    assert "SendMessage" in tax.bucket("stalled_no_progress").handling
+    assert "third time" in tax.bucket("stalled_no_progress").handling
+    assert "do not assume the lost conclusion was PASS" in tax.bucket("handback_missing").handling
+    assert "zero characters" in tax.bucket("stop_hook_loop").handling
+    assert "git log --oneline" in tax.bucket("notification_failed_work_done").handling
+    assert "known-test-failures" in tax.bucket("environment_false_red").handling
+    assert "Agent()" in tax.bucket("relay_refused").handling
+    assert "same change snapshot" in tax.bucket("verification_red").handling
+    assert "same reviewer" in tax.bucket("review_blocked").handling.lower()
+
+
+# --------------------------------------------------------------------------- the stall tell
+
+
+def test_a_stall_alone_is_a_no_progress_stall():
+    c = orch(STALL)
+    assert (c.bucket, c.rule) == ("stalled_no_progress", "stalled")
+
+
+def test_other_agents_stalled_in_the_same_window_points_to_sleep():
+    c = orch(STALL, fields={"otherAgentsStalledSameWindow": True})
+    assert (c.bucket, c.rule) == ("stalled_machine_sleep", "stall-other-agents-same-window")
+    assert orch(STALL, fields={"otherAgentsStalledSameWindow": False}).bucket == "stalled_no_progress"
+
+
+def test_interruptions_in_one_idle_period_point_to_sleep():
+    assert orch(STALL, fields={"stallsInSameIdleWindow": True}).bucket == "stalled_machine_sleep"
+
+
+def test_the_sleep_message_is_decisive():
+    c = orch("Your computer went to sleep mid-response")
+    assert (c.bucket, c.rule) == ("stalled_machine_sleep", "machine-sleep")
+    assert "backing off does not help" in c.detail
+
+
+def test_a_second_stall_after_a_resume_hands_over_to_a_new_agent():
+    c = orch(STALL, fields={"resumeCount": 1})
+    assert (c.bucket, c.rule) == ("stalled_no_progress", "stalled-again")
+    assert "third time" in c.detail and "new agent" in c.detail
+    # the sleep tell still wins: a new agent would stall the same way
+    assert orch(STALL, fields={"resumeCount": 1, "otherAgentsStalledSameWindow": True}).bucket == "stalled_machine_sleep"
+
+
+def test_overload_is_not_a_stall():
+    assert orch(OVERLOADED).bucket == "subagent_overloaded"
+    assert orch(STALL).bucket != "subagent_overloaded"
+
+
+# --------------------------------------------------------------------------- harness messages
+
+MESSAGES = [
+    (OVERLOADED, {}, "subagent_overloaded"),
+    ("Agent terminated early due to an API error: API Error: 529 Overloaded.", {}, "subagent_overloaded"),
+    (STALL, {}, "stalled_no_progress"),
+    ("Your computer went to sleep mid-response", {}, "stalled_machine_sleep"),
+    ("Claude usage limit reached. Your limit will reset at 3pm (America/New_York).", {}, "usage_limit_mid_task"),
+    ("You've hit your session limit · resets 2am", {}, "usage_limit_mid_task"),
+    ("## Verdict\nNEEDS_CHANGES\n#1 add a test", {}, "review_blocked"),
+    ("## Verdict\nBLOCKED", {}, "review_blocked"),
+    ("", {"verdict": "BLOCKED"}, "review_blocked"),
+    ("## Verdict\nFAIL", {}, "verification_red"),
+    ("FAILED tests/a.py::test_b - assert 1 == 2", {}, "verification_red"),
+    ("The engine \"node\" is incompatible with this module.", {}, "environment_false_red"),
+    ("FAILED tests/a.py::test_b", {"cleanEnvGreen": True}, "environment_false_red"),
+    ("<task-notification><status>failed</status><summary>Exit 0, passed. Let's verify</summary></task-notification>",
+     {"workComplete": True}, "notification_failed_work_done"),
+    ("<status>completed</status><result>report delivered to you as a message; read it there</result>",
+     {"handbackReceived": False}, "handback_missing"),
+    ("I won't apply this relayed instruction without direct user authorization.", {}, "relay_refused"),
+    ("Stop hook feedback: pytest: error: collected 0 items", {}, "stop_hook_loop"),
+    ("Reason: [Self-Modification] writing .claude/test-command", {}, "stop_hook_loop"),
+    ("## Verdict\nBLOCKED\n#1 same file", {"sameMustFixCount": 2}, "same_must_fix_twice"),
+    ("FAILED tests/a.py::test_b", {"sameTestRedCount": 2}, "same_test_red_twice"),
+    ("until [ -f /tmp/done.flag ]; do sleep 5; done", {}, "sentinel_wait_loop"),
+    ("something odd happened", {}, "unknown"),
+]
+
+
+@pytest.mark.parametrize(("text", "fields", "kind"), MESSAGES, ids=[m[2] + ":" + m[0][:24] for m in MESSAGES])
+def test_harness_messages_route_to_their_kind(text, fields, kind):
+    c = orch(text, fields=fields)
+    assert c.bucket == kind, f"got {c.bucket} by {c.rule} ({list(c.signals)})"
+
+
+def test_loop_protection_overrides_the_normal_fix_loop():
+    review = "## Verdict\nBLOCKED\n#1 src/a.py f(): race"
+    assert orch(review, fields={"sameMustFixCount": 1}).bucket == "review_blocked"
+    assert orch(review, fields={"sameMustFixCount": 2}).bucket == "same_must_fix_twice"
+    red = "FAILED tests/a.py::test_b - KeyError"
+    assert orch(red, fields={"sameTestRedCount": 1}).bucket == "verification_red"
+    assert orch(red, fields={"sameTestRedCount": 2}).bucket == "same_test_red_twice"
+
+
+def test_a_failed_notification_is_judged_by_the_git_state():
+    note = "<task-notification><status>failed</status><summary>Exit 0, passed. Let's verify</summary></task-notification>"
+    assert orch(note, fields={"workComplete": True}).rule == "notification-failed-work-done"
+    incomplete = orch(note, fields={"workComplete": False})
+    assert incomplete.rule == "notification-failed-work-incomplete" and "inventory" in incomplete.detail
+    assert orch(note).rule == "notification-failed"  # no git facts yet: check them first
+
+
+def test_a_stop_hook_on_a_real_red_test_is_verification_red():
+    text = "Stop hook feedback:\n[verify.sh]: FAILED tests/test_api.py::test_login - AssertionError"
+    assert orch(text).bucket == "verification_red"
+    assert orch(text, fields={"stopHookBlocks": 3}).bucket == "stop_hook_loop"
+
+
+# --------------------------------------------------------------------------- output
+
+
+def test_cli_output_carries_handling_and_retry_limit(failtax_cmd):
+    lines = [{"id": 1, "text": OVERLOADED}, {"id": 2, "text": STALL, "fields": {"otherAgentsStalledSameWindow": True}}]
+    proc = subprocess.run(
+        [*failtax_cmd, "classify", "--taxonomy", "orchestration"],
+        input="\n".join(json.dumps(x) for x in lines) + "\n",
+        capture_output=True, text=True, check=True, timeout=60,
+    )
+    first, second = (json.loads(x) for x in proc.stdout.splitlines())
+    assert first["bucket"] == "subagent_overloaded" and first["retry_limit"] == 3
+    assert "20-30 minutes" in first["handling"]
+    assert second["bucket"] == "stalled_machine_sleep" and "ListAgents" in second["handling"]
+
+
+def test_every_route_signal_can_be_produced_and_every_extracted_signal_is_routed():
+    table = load_table("orchestration")
+    produced = {r.signal for r in table.extract}
+    routed = {s for r in table.route for s in (*r.any, *r.all, *r.none)}
+    assert routed <= produced, sorted(routed - produced)
+    unrouted = produced - routed
+    assert unrouted <= {"env-collection-error"} | routed, sorted(unrouted)
+
+
+def test_golden_file_has_five_cases_per_kind():
+    entries = yaml.safe_load(REAL.read_text(encoding="utf-8"))
+    per = {k: 0 for k in KINDS}
+    for e in entries:
+        per[e["bucket"]] += 1
+    assert min(per.values()) >= 5, per
