@@ -14,7 +14,7 @@ import failtax
 from failtax.table import ExtractRule, RouteRule, RuleTable, dump_table, load_table, table_from_mapping
 
 TAXONOMIES = tuple(failtax.list_taxonomies())
-PROPS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # ------------------------------------------------------------------ evidence
 
