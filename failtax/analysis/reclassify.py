@@ -32,6 +32,7 @@ import polars as pl
 
 from failtax.analysis.frames import as_decisions
 from failtax.classify import extract_signals
+from failtax.evidence import normalise_signal_name
 from failtax.errors import InputError
 from failtax.table import ExtractRule, RuleTable, load_table
 
@@ -81,20 +82,14 @@ class Reclassified:
         return self.combos.select("combo", pl.col("present").alias("signal")).explode("signal").drop_nulls("signal")
 
 
-def _classify_combo(signals: Sequence[str] | None, text: str | None, table: RuleTable, ext_ok: set[str]) -> tuple:
-    ev: dict[str, Any] = {"signals": list(signals or ())}
-    if text:
-        ev["text"] = text
-    present, fired = extract_signals(ev, table)
-    fired = tuple(f for f in fired if f in ext_ok)
-    pset = set(present)
-    routes = tuple(r.id for r in table.route if r.matches(pset))
-    if routes:
-        rule = routes[0]
-        bucket = table.route_by_id(rule).bucket
-    else:
-        rule, bucket = "fallback", table.fallback
-    return list(present), list(fired), list(routes), rule, bucket
+def _extract_text(text: str | None, table: RuleTable, ext_ok: set[str]) -> tuple[list[str], list[str]]:
+    """Signals and fired rule ids the table's text rules find in ``text``."""
+    if not text:
+        return [], []
+    present, fired = extract_signals({"text": text}, table)
+    fired_ok = [f for f in fired if f in ext_ok]
+    by_id = {r.id: r.signal for r in table.extract}
+    return list(dict.fromkeys(by_id[f] for f in fired_ok)), fired_ok
 
 
 def reclassify(decisions: Any, *, table: Any = None, taxonomy: str | None = None) -> Reclassified:
@@ -133,20 +128,65 @@ def reclassify(decisions: Any, *, table: Any = None, taxonomy: str | None = None
     combo_of_row = uniq.select("combo", "_i").explode("_i").sort("_i")["combo"]
     ext_ok = {r.id for r in tbl.extract if evaluable(r)}
     tbl.compiled()
-    rows = [
-        _classify_combo(sigs, txt, tbl, ext_ok)
-        for sigs, txt in zip(uniq["signals"].to_list(), uniq["text"].to_list(), strict=True)
-    ]
-    combos = pl.DataFrame(
-        {
-            "combo": uniq["combo"],
-            "present": pl.Series([r[0] for r in rows], dtype=pl.List(pl.String)),
-            "fired": pl.Series([r[1] for r in rows], dtype=pl.List(pl.String)),
-            "routes": pl.Series([r[2] for r in rows], dtype=pl.List(pl.String)),
-            "rule": pl.Series([r[3] for r in rows], dtype=pl.String),
-            "bucket": pl.Series([r[4] for r in rows], dtype=pl.String),
-            "n": uniq["n"].cast(pl.Int64),
-        }
+    # Text rules depend on the text only and routing on the signal set only: run the
+    # text rules once per distinct text, route once per distinct signal set, and join.
+    # (Lists are built from flat columns: polars builds those far faster than lists.)
+    text_list = uniq["text"].unique().to_list()
+    t_id, t_sig, f_id, f_rule = [], [], [], []
+    for i, t in enumerate(text_list):
+        extracted, fired = _extract_text(t, tbl, ext_ok)
+        t_id += [i] * len(extracted)
+        t_sig += extracted
+        f_id += [i] * len(fired)
+        f_rule += fired
+    texts = pl.DataFrame({"text": pl.Series(text_list, dtype=pl.String)}).with_row_index("_tid")
+    ext = pl.DataFrame({"_tid": pl.Series(t_id, dtype=pl.UInt32), "_ext": pl.Series(t_sig, dtype=pl.String)})
+    ext = ext.group_by("_tid", maintain_order=True).agg(pl.col("_ext"))
+    fir = pl.DataFrame({"_tid": pl.Series(f_id, dtype=pl.UInt32), "fired": pl.Series(f_rule, dtype=pl.String)})
+    fir = fir.group_by("_tid", maintain_order=True).agg(pl.col("fired"))
+    texts = texts.join(ext, on="_tid", how="left").join(fir, on="_tid", how="left")
+
+    raw = uniq.select("combo", pl.col("signals").alias("_raw")).explode("_raw").drop_nulls("_raw")
+    names = raw["_raw"].unique().to_list()
+    norm = {v: normalise_signal_name(v) for v in names}
+    tool = (
+        raw.with_columns(pl.col("_raw").replace_strict(norm, return_dtype=pl.String).alias("_s"))
+        .filter(pl.col("_s") != "")
+        .group_by("combo", maintain_order=True)
+        .agg(pl.col("_s").unique(maintain_order=True).alias("_tool"))
+    )
+    combos = (
+        uniq.select("combo", "text", "n")
+        .join(texts, on="text", how="left", nulls_equal=True)
+        .join(tool, on="combo", how="left")
+        .with_columns(
+            pl.concat_list(pl.col("_ext").fill_null([]), pl.col("_tool").fill_null([]))
+            .list.unique(maintain_order=True).alias("present"),
+            pl.col("fired").fill_null([]),
+        )
+        .with_columns(pl.col("present").list.sort().list.join("\x1f").alias("_key"))
+    )
+    keys = combos["_key"].unique().to_list()
+    r_key, r_route, k_rule, k_bucket = [], [], [], []
+    for key in keys:
+        pset = set(key.split("\x1f")) if key else set()
+        routes = [r.id for r in tbl.route if r.matches(pset)]
+        r_key += [key] * len(routes)
+        r_route += routes
+        k_rule.append(routes[0] if routes else "fallback")
+        k_bucket.append(tbl.route_by_id(routes[0]).bucket if routes else tbl.fallback)
+    routed = pl.DataFrame({"_key": pl.Series(keys, dtype=pl.String), "rule": pl.Series(k_rule, dtype=pl.String),
+                           "bucket": pl.Series(k_bucket, dtype=pl.String)})
+    route_lists = pl.DataFrame({"_key": pl.Series(r_key, dtype=pl.String), "routes": pl.Series(r_route, dtype=pl.String)})
+    route_lists = route_lists.group_by("_key", maintain_order=True).agg(pl.col("routes"))
+    combos = (
+        combos.join(routed, on="_key", how="left").join(route_lists, on="_key", how="left")
+        .with_columns(pl.col("routes").fill_null([]))
+        .sort("combo")
+        .select(
+            "combo", pl.col("present").cast(pl.List(pl.String)), pl.col("fired").cast(pl.List(pl.String)),
+            pl.col("routes").cast(pl.List(pl.String)), "rule", "bucket", pl.col("n").cast(pl.Int64),
+        )
     )
     events = df.with_columns(combo_of_row.alias("combo"))
     return Reclassified(table=tbl, events=events, combos=combos)
