@@ -1,0 +1,571 @@
+"""Mask secrets and personal data in text before anything shows or stores it.
+
+Stderr tails and telemetry are written by tools that print whatever they are fed: API
+keys, bearer tokens, credential URLs, private keys, emails. :func:`redact` replaces
+each one with a placeholder naming its kind, ``[REDACTED:<kind>]``, and keeps the text
+around it, so grouping, n-grams and classification of the redacted text still work;
+:func:`find_secrets` says where the secrets are without changing anything.
+
+What is found, and the placeholder kind each gets:
+
+- provider keys by their published shapes: ``anthropic-key`` (``sk-ant-…``),
+  ``openai-key`` (``sk-…``, ``sk-proj-…``), ``openrouter-key``, ``google-api-key``
+  (``AIza…``), ``google-oauth-token`` (``ya29.…``), ``google-oauth-secret``
+  (``GOCSPX-…``), ``github-token`` (``ghp_ gho_ ghu_ ghs_ ghr_ github_pat_``),
+  ``gitlab-token`` (``glpat-…``), ``slack-token`` (``xox[abpors]-…``),
+  ``slack-webhook``, ``stripe-key`` (``sk_live_ rk_live_ sk_test_ whsec_``),
+  ``huggingface-token`` (``hf_…``), ``npm-token``, ``pypi-token``, ``sendgrid-key``
+  (``SG.….…``), ``twilio-key`` (``AC``/``SK`` + 32 hex), ``groq-key``, ``xai-key``,
+  ``replicate-token``, ``perplexity-key``, ``digitalocean-token``, ``shopify-token``,
+  ``databricks-token``, ``doppler-token``, ``linear-key``, ``notion-token``;
+- ``aws-access-key-id`` (``AKIA…``/``ASIA…``) and ``aws-secret-key`` (after
+  ``aws_secret_access_key``), ``azure-storage-key`` (``AccountKey=``),
+  ``azure-key`` (``SharedAccessKey=``), ``azure-sas`` (``SharedAccessSignature=``,
+  ``sig=``), ``private-key`` (a ``-----BEGIN … PRIVATE KEY-----`` block, also one cut
+  off before its END line, and JSON-escaped ones as in GCP service-account files);
+- ``jwt`` (``eyJ….eyJ….…``), ``bearer-token`` and ``basic-auth`` (after ``Bearer``
+  / ``Basic``), ``url-credentials`` (``scheme://user:pass@host``), ``url-token``
+  (``?key=``, ``&code=``, ``X-Amz-Signature=`` …);
+- values of secret-looking keys in ``key=value``, ``key: value``, ``"key": "value"``
+  form: ``password``, ``oauth-token`` (``access_token``, ``refresh_token``,
+  ``id_token``), ``token``, ``api-key``, ``private-key``, ``secret``,
+  ``credential``, ``auth``;
+- ``email``.
+
+What is left alone, on purpose: git SHAs, UUIDs, timestamps, paths, ``sk-`` inside a
+word (``task-runner``), HTTP status lines, phrases that *talk about* secrets without
+one (``invalid x-api-key``, ``token limit exceeded``, ``Incorrect API key provided``),
+``key: value`` pairs whose value is a plain status word (``password: incorrect``,
+``token: expired``), a short number (``auth: 401``), a variable reference
+(``${TOKEN}``), an already masked value (``****``) or a path (``PWD=/home/me``), and
+``git@host`` remote addresses. A password that is itself one of those status words is
+therefore not masked.
+
+How: one pass of one RE2 expression (linear time; no input can make it backtrack)
+over the UTF-8 bytes; text with none of the trigger substrings is returned at once.
+Placeholders never match again, so ``redact(redact(x)) == redact(x)``.
+
+>>> redact("curl -H 'Authorization: Bearer abc123def456ghi789' https://api.example.com")
+"curl -H 'Authorization: Bearer [REDACTED:bearer-token]' https://api.example.com"
+>>> redact("invalid x-api-key")
+'invalid x-api-key'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import re
+
+import re2
+
+__all__ = ["Finding", "KINDS", "find_secrets", "placeholder", "redact", "redact_slice"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Finding:
+    """One secret found in a text: its kind and where it is (``text[start:end]``)."""
+
+    kind: str
+    start: int
+    end: int
+
+    @property
+    def placeholder(self) -> str:
+        """What :func:`redact` puts in its place."""
+        return placeholder(self.kind)
+
+
+def placeholder(kind: str) -> str:
+    """The stable placeholder of a kind of secret.
+
+    >>> placeholder("email")
+    '[REDACTED:email]'
+    """
+    return f"[REDACTED:{kind}]"
+
+
+# --------------------------------------------------------------------------- rules
+#
+# Each rule is one alternative of the combined expression. A rule may mark the part it
+# keeps (``pre``, e.g. ``password=``) and the part it masks (``sec``); without them
+# the whole match is masked. Character classes of masked parts never include ``[``,
+# so a placeholder cannot be swallowed into a later match (idempotence).
+
+# Secret-looking keys for key=value pairs; the key must *end* with one of these words
+# (so ``max_tokens``, ``tokenizer`` and ``author`` are not keys of secrets).
+_SECRET_WORD = (
+    r"(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|private[_-]?key(?:[_-]?id)?"
+    r"|(?:access|secret|signing|encryption|master|account|client)[_-]?key"
+    r"|client[_-]?secret|auth|authorization|credentials?)"
+)
+_CAMEL_WORD = (
+    r"(?:Token|Secret|Password|Passwd|Passphrase|Pwd|Credentials?|ApiKey|AccessKey"
+    r"|SecretKey|PrivateKey|AccountKey|SigningKey|Auth|Authorization)"
+)
+_KEY = (
+    r"\b[_.-]*(?:(?i:(?:[a-z0-9]+[_.-])*" + _SECRET_WORD + r")"
+    r"|(?-i:[a-z][a-zA-Z0-9]*[a-z0-9]" + _CAMEL_WORD + r"))"
+)
+_WS = r" \t\n\r\f\v"  # whitespace, spelled out: RE2 and re disagree on \v in \s
+_SEP = r"[ \t]*(?:=>|:=|=|:)[ \t]*"
+_SCHEME = r"(?:(?i:bearer|basic|token|digest|negotiate|ntlm)[ \t]+)?"
+_DQ_VALUE = r'(?P<sec>(?:[^"\\\n\[]|\\.)(?:[^"\\\n]|\\.)*)"?'
+_SQ_VALUE = r"(?P<sec>(?:[^'\\\n\[]|\\.)(?:[^'\\\n]|\\.)*)'?"
+_BARE_VALUE = r"(?P<sec>[^" + _WS + r"\"'`,;&<>(){}\[\]]+)"
+
+_B64 = r"[A-Za-z0-9+/]"
+_PK_BEGIN = r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----"
+_PK_END = r"-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----"
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    kind: str  # a placeholder kind, or "pair"/"query"/"auth-header" (decided per match)
+    pattern: str
+    check: Callable[[str], bool] | None = None  # a test the masked part must pass
+
+
+def _has_digit_or_mixed_case(v: str) -> bool:
+    # Real keys and tokens are random: some digit, or upper and lower case letters.
+    # Words and kebab-case identifiers (``sk-learn-compatible-estimator``) are not.
+    if any(c.isdigit() for c in v):
+        return True
+    return any(c.isupper() for c in v) and any(c.islower() for c in v)
+
+
+def _looks_random(v: str) -> bool:
+    return len(v) >= 8 and _has_digit_or_mixed_case(v) and not v.isdigit()
+
+
+# Plain words that follow "token:" / "password=" in ordinary error text.
+_NOT_SECRETS = frozenset(
+    """
+    true false yes no on off null nil none undefined unset set empty blank missing
+    required optional invalid valid incorrect wrong bad expired revoked denied refused
+    rejected failed failure error unknown unauthorized forbidden ok present absent
+    provided supplied given found notfound not is was the a an your you this that it
+    please check see use must should cannot can for of to and or if any all
+    bearer basic token tokens password passwords secret secrets key keys auth
+    authentication authorization credential credentials hidden masked redacted omitted
+    changeme string str int bool object null_value example default value
+    """.split()
+)
+
+
+def _plausible_value(v: str) -> bool:
+    """A key=value value that could be a secret (not a status word, reference or mask)."""
+    s = v.strip()
+    if not s:
+        return False
+    if s.lower() in _NOT_SECRETS:
+        return False
+    if s[0] in "$%*<{/~." or s.startswith("(") or set(s) <= set("*xX•.-_#?"):
+        return False  # ${VAR}, %(name)s, ****, <redacted>, {{ tmpl }}, /a/path, ~/p, ./p
+    if s.isdigit() and len(s) < 6:
+        return False  # status codes, counts ("auth: 401", "token: 3")
+    return True
+
+
+_RULES: tuple[_Rule, ...] = (
+    # Already-redacted text stays as it is (consumed whole, so nothing inside matches).
+    _Rule("placeholder", r"\[REDACTED:[a-z0-9-]{1,40}\]"),
+    # Blocks first: they contain base64 that other rules would cut up.
+    _Rule("private-key", _PK_BEGIN + r"(?:[^-]|-[^-])*?" + _PK_END),
+    _Rule(
+        "private-key",
+        _PK_BEGIN + r"(?:[" + _WS + r"]|\\[nr]|" + _B64 + r"{16,}=*|" + _B64 + r"*={1,2}"
+        r"|(?:Proc-Type|DEK-Info|Comment):[^\n\\]*)*",
+    ),
+    # Provider keys (case-sensitive prefixes).
+    _Rule("anthropic-key", r"\bsk-ant-[A-Za-z0-9_-]{20,}"),
+    _Rule("openrouter-key", r"\bsk-or-v1-[A-Za-z0-9]{32,}"),
+    _Rule("openai-key", r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}", _has_digit_or_mixed_case),
+    _Rule("stripe-key", r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
+    _Rule("stripe-key", r"\bwhsec_[A-Za-z0-9]{24,}"),
+    _Rule("google-api-key", r"\bAIza[0-9A-Za-z_-]{35}"),
+    _Rule("google-oauth-token", r"\bya29\.[0-9A-Za-z_-]{20,}"),
+    _Rule("google-oauth-secret", r"\bGOCSPX-[0-9A-Za-z_-]{20,}"),
+    _Rule("github-token", r"\bgh[pousr]_[A-Za-z0-9]{30,}"),
+    _Rule("github-token", r"\bgithub_pat_[A-Za-z0-9_]{40,}"),
+    _Rule("gitlab-token", r"\bgl(?:pat|dt|rt|ptt|soat|cbt|oas|ft)-[A-Za-z0-9_.-]{20,}"),
+    _Rule("slack-webhook", r"\bhttps://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,}"),
+    _Rule("slack-token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
+    _Rule("huggingface-token", r"\bhf_[A-Za-z0-9]{30,}"),
+    _Rule("npm-token", r"\bnpm_[A-Za-z0-9]{36,}"),
+    _Rule("pypi-token", r"\bpypi-AgE[A-Za-z0-9_-]{50,}"),
+    _Rule("sendgrid-key", r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,64}"),
+    _Rule("twilio-key", r"\b(?:AC|SK)[0-9a-f]{32}\b"),
+    _Rule("groq-key", r"\bgsk_[A-Za-z0-9]{40,}"),
+    _Rule("xai-key", r"\bxai-[A-Za-z0-9]{60,}"),
+    _Rule("replicate-token", r"\br8_[A-Za-z0-9]{30,}"),
+    _Rule("perplexity-key", r"\bpplx-[A-Za-z0-9]{40,}"),
+    _Rule("digitalocean-token", r"\bdo[opr]_v1_[a-f0-9]{64}"),
+    _Rule("shopify-token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
+    _Rule("databricks-token", r"\bdapi[a-f0-9]{32}(?:-[0-9])?"),
+    _Rule("doppler-token", r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}"),
+    _Rule("linear-key", r"\blin_(?:api|oauth)_[A-Za-z0-9]{32,}"),
+    _Rule("notion-token", r"\b(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43})"),
+    _Rule("aws-access-key-id", r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA)[A-Z0-9]{16}\b"),
+    _Rule(
+        "aws-secret-key",
+        r"(?P<pre>\b(?i:aws_?secret_?access_?key|aws_?secret_?key|secretaccesskey)[\"']?" + _SEP + r"[\"']?)"
+        r"(?P<sec>[A-Za-z0-9/+=]{40})\b",
+    ),
+    _Rule("azure-storage-key", r"(?P<pre>\b(?i:AccountKey)=)(?P<sec>[A-Za-z0-9+/]{20,}=*)"),
+    _Rule("azure-key", r"(?P<pre>\b(?i:SharedAccessKey)=)(?P<sec>[A-Za-z0-9+/]{20,}=*)"),
+    _Rule("azure-sas", r"(?P<pre>\b(?i:SharedAccessSignature)=)(?P<sec>[^" + _WS + r";\"'<>\[\]]+)"),
+    _Rule("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
+    # Credentials in URLs: the whole user:password part.
+    _Rule("url-credentials", r"(?P<pre>\b[A-Za-z][A-Za-z0-9+.-]*://)(?P<sec>[^" + _WS + r"/?#@:\[\]\"'<>]+:[^" + _WS + r"/?#\[\]\"'<>]*)@"),
+    # Query parameters that carry secrets under names too generic for the pair rule.
+    _Rule(
+        "query",
+        r"(?P<pre>[?&](?P<qk>(?i:key|sig|signature|code|x-amz-signature|x-amz-credential"
+        r"|x-goog-signature|x-goog-credential))=)(?P<sec>[^" + _WS + r"&#\"'<>\[\]]+)",
+    ),
+    # key=value, key: value, "key": "value"; Authorization: Bearer … decides its kind.
+    _Rule("pair", r"(?P<pre>[\"']?" + _KEY + r"[\"']?" + _SEP + _SCHEME + r"\")" + _DQ_VALUE),
+    _Rule("pair", r"(?P<pre>[\"']?" + _KEY + r"[\"']?" + _SEP + _SCHEME + r"')" + _SQ_VALUE),
+    _Rule("pair", r"(?P<pre>[\"']?" + _KEY + r"[\"']?" + _SEP + _SCHEME + r")" + _BARE_VALUE),
+    _Rule("bearer-token", r"(?P<pre>\b(?i:bearer)[ \t]+)(?P<sec>[A-Za-z0-9._~+/-]{8,}=*)", _looks_random),
+    _Rule("basic-auth", r"(?P<pre>\b(?i:basic)[ \t]+)(?P<sec>[A-Za-z0-9+/]{8,}={0,2})", _looks_random),
+    _Rule("email", r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b"),
+)
+
+#: Every placeholder kind :func:`redact` can produce, sorted.
+KINDS: tuple[str, ...] = tuple(
+    sorted(
+        {r.kind for r in _RULES if r.kind not in ("placeholder", "pair", "query")}
+        | {"password", "oauth-token", "token", "api-key", "private-key", "secret", "credential", "auth",
+           "url-token", "azure-sas"}
+    )
+)
+
+
+# --------------------------------------------------------------------------- engine
+#
+# Three steps, each linear in the text:
+# 1. a trigger scan (RE2, literals only): text with none of them holds no secret;
+# 2. the combined expression without groups (RE2) finds the next match's span —
+#    leftmost, and among rules starting there the first in order;
+# 3. the same expression with groups (Python ``re``) is matched at that span's start
+#    only, to learn which rule matched and which part to mask. It agrees with RE2 by
+#    construction (same leftmost-first semantics); if it ever does not, RE2 with
+#    groups, anchored on the span, decides instead.
+# Both engines run on the UTF-8 bytes, RE2 in Latin-1 mode, so classes behave alike
+# and every span falls on a character boundary (patterns are ASCII).
+
+def _re2_options() -> re2.Options:
+    opts = re2.Options()
+    opts.encoding = re2.Options.Encoding.LATIN1
+    opts.log_errors = False
+    opts.max_mem = 64 << 20
+    return opts
+
+
+def _alternatives(*, groups: bool) -> str:
+    parts = []
+    for i, rule in enumerate(_RULES):
+        pat = rule.pattern
+        if groups:
+            for g in ("pre", "sec", "qk"):
+                pat = pat.replace(f"(?P<{g}>", f"(?P<{g}{i}>")
+            parts.append(f"(?P<r{i}>{pat})")
+        else:
+            parts.append("(?:" + pat_without_groups(pat) + ")")
+    return "|".join(parts)
+
+
+def pat_without_groups(pat: str) -> str:
+    return re.sub(r"\(\?P<[a-z0-9]+>", "(?:", pat)
+
+
+_SPAN_RX = re2.compile(_alternatives(groups=False).encode(), _re2_options())
+_GROUP_RX = re.compile(_alternatives(groups=True).encode())
+_GROUP_RX2 = re2.compile(_alternatives(groups=True).encode(), _re2_options())
+
+# Literals (some case-insensitive) at least one of which every rule needs.
+_TRIGGER_WORDS_CS = (
+    "sk-", "sk_", "rk_", "whsec_", "AIza", "ya29.", "GOCSPX-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_",
+    "github_pat_", "glpat-", "gldt-", "glrt-", "glptt-", "glsoat-", "glcbt-", "gloas-", "glft-",
+    "hooks.slack.com", "xox", "hf_", "npm_", "pypi-", "SG.", "gsk_", "xai-", "r8_", "pplx-", "_v1_",
+    "shpat_", "shpca_", "shppa_", "shpss_", "dapi", "dp.", "lin_api_", "lin_oauth_", "ntn_", "secret_",
+    "AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "APKA", "AROA",
+    "eyJ", "PRIVATE KEY", "://", "@",
+)
+_TRIGGER_WORDS_CI = (
+    "pass", "pwd", "secret", "token", "apikey", "api_key", "api-key", "private", "auth", "credential",
+    "accesskey", "access_key", "access-key", "signingkey", "signing_key", "signing-key",
+    "encryptionkey", "encryption_key", "encryption-key", "masterkey", "master_key", "master-key",
+    "accountkey", "account_key", "account-key", "clientkey", "client_key", "client-key",
+    "sharedaccess", "bearer", "basic", "key=", "sig=", "signature=", "code=", "credential=",
+)
+_TRIGGER_RX = re2.compile(
+    (
+        "|".join(re.escape(w) for w in _TRIGGER_WORDS_CS)
+        + "|(?i:" + "|".join(re.escape(w) for w in _TRIGGER_WORDS_CI) + ")"
+        + r"|(?:AC|SK)[0-9a-f]{32}"
+    ).encode(),
+    _re2_options(),
+)
+
+
+def _pair_kind(key: str) -> str:
+    k = key.strip("\"' \t").lower().replace("-", "_").replace(".", "_")
+    k = "".join(ch for ch in k if ch.isalnum() or ch == "_")
+    if k.endswith(("password", "passwd", "passphrase", "pass", "pwd")):
+        return "password"
+    if k.endswith(("access_token", "refresh_token", "id_token", "accesstoken", "refreshtoken", "idtoken")):
+        return "oauth-token"
+    if k.endswith("token"):
+        return "token"
+    if k.endswith(("api_key", "apikey")):
+        return "api-key"
+    if "private_key" in k or "privatekey" in k:
+        return "private-key"
+    if k.endswith(("credential", "credentials")):
+        return "credential"
+    if k.endswith(("auth", "authorization")):
+        return "auth"
+    return "secret"
+
+
+def _decide(rule: _Rule, pre: bytes, sec_b: bytes, match: bytes) -> str | None:
+    """The kind of one match, or None when it is not a secret after all."""
+    kind = rule.kind
+    sec = sec_b.decode("utf-8", "surrogatepass")
+    if rule.check is not None and not rule.check(sec):
+        return None
+    if kind == "pair":
+        low = pre.lower().rstrip(b"\"'")
+        if low.endswith((b" ", b"\t")):  # a scheme word came before the value
+            scheme = low.split()[-1]
+            if scheme in (b"bearer", b"token"):
+                return "bearer-token"
+            if scheme == b"basic":
+                return "basic-auth"
+            if scheme in (b"digest", b"negotiate", b"ntlm"):
+                return "auth"
+        if not _plausible_value(sec):
+            return None
+        known = _known_kind(sec_b)
+        if known is not None:
+            return known
+        key = pre.decode("utf-8", "surrogatepass")
+        for sep in ("=>", ":=", "=", ":"):
+            if sep in key:
+                key = key.split(sep, 1)[0]
+                break
+        return _pair_kind(key)
+    if kind == "query":
+        name = pre.lower().strip(b"?&=")
+        if name == b"sig":
+            return "azure-sas"
+        if name == b"code" and (sec.isdigit() or len(sec) < 6):
+            return None
+        if not _plausible_value(sec):
+            return None
+        return _known_kind(sec_b) or "url-token"
+    if kind == "email" and match.split(b"@", 1)[0].lower() in (b"git", b"noreply", b"no-reply"):
+        return None
+    return kind
+
+
+def _known_kind(value: bytes) -> str | None:
+    """The kind of a key=value value when the value is wholly one known kind of key."""
+    inner = _scan(value)
+    if len(inner) == 1 and inner[0][1] == 0 and inner[0][2] == len(value):
+        return inner[0][0]
+    return None
+
+
+_NEEDS_DECISION = frozenset({"pair", "query", "email"})
+
+
+def _groups_at(data: bytes, start: int, end: int) -> tuple[int, int, int] | None:
+    """(rule index, masked start, masked end) of the match RE2 found at ``start``."""
+    m = _GROUP_RX.match(data, start)
+    if m is None or m.end() != end:
+        m = _GROUP_RX2.fullmatch(data, start, end)  # never seen; the safe path
+        if m is None:
+            return None
+    name = m.lastgroup
+    i = int(name[1:]) if name and name.startswith("r") else next(
+        j for j in range(len(_RULES)) if m.start(f"r{j}") >= 0
+    )
+    try:
+        s0, s1 = m.span(f"sec{i}")
+    except (IndexError, KeyError, re.error):
+        s0, s1 = -1, -1
+    if s0 < 0:
+        s0, s1 = start, end
+    return i, s0, s1
+
+
+def _scan(data: bytes) -> list[tuple[str, int, int]]:
+    """(kind, start, end) byte spans of the secrets in UTF-8 ``data``, in order."""
+    out: list[tuple[str, int, int]] = []
+    if _TRIGGER_RX.search(data) is None:
+        return out
+    pos, n = 0, len(data)
+    search = _SPAN_RX.search
+    while pos <= n:
+        m = search(data, pos)
+        if m is None:
+            break
+        start, end = m.span()
+        found = _groups_at(data, start, end) if end > start else None
+        kind = None
+        if found is not None:
+            i, s0, s1 = found
+            rule = _RULES[i]
+            if rule.kind == "placeholder":
+                pos = end
+                continue
+            if rule.check is None and rule.kind not in _NEEDS_DECISION:
+                kind = rule.kind
+            else:
+                kind = _decide(rule, data[start:s0], data[s0:s1], data[start:end])
+        if kind is None or s1 <= s0:
+            # Not a secret after all; look again one character on so nothing inside is missed.
+            pos = start + 1
+            while pos < n and (data[pos] & 0xC0) == 0x80:
+                pos += 1
+            continue
+        out.append((kind, s0, s1))
+        pos = end
+    return out
+
+
+def _encode(text: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates from surrogateescape decoding
+        return text.encode("utf-8", "surrogatepass")
+
+
+def find_secrets(text: str) -> list[Finding]:
+    """Find the secrets and personal data in ``text``, in order, without changing it.
+
+    Parameters
+    ----------
+    text : any text (stderr tail, log line, JSON). Lone surrogates are allowed.
+
+    Returns
+    -------
+    list[Finding]
+        One finding per masked span (``kind``, ``start``, ``end`` as ``str`` indices);
+        spans never overlap. Empty when nothing is found.
+
+    Examples
+    --------
+    >>> find_secrets("mail ops@example.com, key AKIAIOSFODNN7EXAMPLE")
+    [Finding(kind='email', start=5, end=20), Finding(kind='aws-access-key-id', start=26, end=46)]
+    """
+    if not text:
+        return []
+    data = _encode(text)
+    spans = _scan(data)
+    if not spans or text.isascii():
+        return [Finding(kind=k, start=s, end=e) for k, s, e in spans]
+    out = []
+    last_b, last_c = 0, 0
+    for kind, s, e in spans:  # byte offsets to str offsets, in one pass
+        cs = last_c + len(data[last_b:s].decode("utf-8", "surrogatepass"))
+        ce = cs + len(data[s:e].decode("utf-8", "surrogatepass"))
+        out.append(Finding(kind=kind, start=cs, end=ce))
+        last_b, last_c = e, ce
+    return out
+
+
+def redact(text: str, *, findings: Sequence[Finding] | None = None) -> str:
+    """Mask every secret and email in ``text`` with ``[REDACTED:<kind>]``; keep the rest.
+
+    Pure and idempotent (``redact(redact(x)) == redact(x)``) and linear in the length
+    of the text; text without any trigger substring costs one literal scan.
+
+    Parameters
+    ----------
+    text : any text. Lone surrogates are allowed and kept.
+    findings : what :func:`find_secrets` returned for this very ``text``, to mask
+        without scanning again.
+
+    Returns
+    -------
+    str
+        The text with each secret replaced by its kind's placeholder.
+
+    Examples
+    --------
+    >>> redact("export GITHUB_TOKEN=ghp_0123456789abcdefghijABCDEFGHIJ012345")
+    'export GITHUB_TOKEN=[REDACTED:github-token]'
+    >>> redact('{"password": "hunter2", "user": "ana@example.org"}')
+    '{"password": "[REDACTED:password]", "user": "[REDACTED:email]"}'
+    >>> redact("HTTP/1.1 401 Unauthorized: token limit exceeded")
+    'HTTP/1.1 401 Unauthorized: token limit exceeded'
+    """
+    if not text:
+        return text
+    if findings is not None:
+        return _apply(text, findings, 0, len(text))
+    data = _encode(text)
+    spans = _scan(data)
+    if not spans:
+        return text
+    pieces: list[bytes] = []
+    last = 0
+    for kind, s, e in spans:
+        pieces.append(data[last:s])
+        pieces.append(placeholder(kind).encode())
+        last = e
+    pieces.append(data[last:])
+    return b"".join(pieces).decode("utf-8", "surrogatepass")
+
+
+def redact_slice(text: str, start: int, end: int, *, findings: Sequence[Finding] | None = None) -> str:
+    """Redact the excerpt ``text[start:end]`` as it reads inside the whole text.
+
+    Cutting first and redacting after would miss a secret the cut runs through (the
+    middle lines of a private-key block look like nothing on their own); this masks
+    every secret of the whole text that overlaps the excerpt, partly or wholly.
+
+    Parameters
+    ----------
+    text : the whole text.
+    start, end : the excerpt's bounds (``str`` indices, clipped to the text).
+    findings : :func:`find_secrets` of ``text``, when already known.
+
+    Returns
+    -------
+    str
+        The excerpt with each overlapping secret replaced by its placeholder.
+
+    Examples
+    --------
+    >>> t = "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n-----END PRIVATE KEY-----"
+    >>> line = t.splitlines()[1]
+    >>> redact(line) == line, redact_slice(t, 28, 28 + len(line))
+    (True, '[REDACTED:private-key]')
+    """
+    start = max(0, min(start, len(text)))
+    end = max(start, min(end, len(text)))
+    if findings is None:
+        findings = find_secrets(text)
+    return _apply(text, findings, start, end)
+
+
+def _apply(text: str, findings: Sequence[Finding], start: int, end: int) -> str:
+    pieces: list[str] = []
+    pos = start
+    for f in findings:
+        if f.end <= start or f.start >= end:
+            continue
+        if f.start > pos:
+            pieces.append(text[pos : f.start])
+        pieces.append(placeholder(f.kind))
+        pos = max(pos, f.end)
+    if pos < end:
+        pieces.append(text[pos:end])
+    return "".join(pieces)
