@@ -295,6 +295,60 @@ def table_diff(old: str, new: str, as_json: bool) -> None:
         click.echo(str(d))
 
 
+@table_group.command("lint")
+@click.argument("table")
+@click.option("--strict", is_flag=True, help="Exit 1 when there is any finding, error or warning.")
+@click.option("--json", "as_json", is_flag=True, help="Print the findings as one JSON object.")
+@click.option("--known-signal", "known", multiple=True, metavar="NAME",
+              help="A signal kept without a route on purpose, or one tools name (repeatable).")
+def table_lint(table: str, strict: bool, as_json: bool, known: tuple[str, ...]) -> None:
+    """Check TABLE (a shipped name or a path) for rules that cannot work as written.
+
+    \b
+    Finds routes that never decide (shadowed, duplicate, contradictory), buckets no
+    route reaches, extract rules that never fire or add nothing (duplicate, redundant,
+    vetoed), signal names misspelt between extract and route rules, literals and
+    regexes that can never match because of case, ANSI escape codes, NUL or line
+    breaks. Each finding says what to do.
+
+    \b
+    Exit codes: 0 findings printed (or none); 1 with --strict when there is any
+    finding; 2 when the table does not load (the message names file, rule, reason).
+
+    \b
+    Examples:
+      failtax table lint agent-run
+      failtax table lint --strict --json tuned.toml
+    """
+    from failtax.errors import TableError
+    from failtax.lint import lint_table
+    from failtax.table import list_tables, load_table
+
+    try:
+        loaded = load_table(table)
+        findings = lint_table(loaded, known_signals=known)
+    except TableError as exc:
+        if table not in list_tables() and not Path(table).exists():
+            hint = f"check the path, or name a shipped table: {', '.join(list_tables())}"
+        else:
+            hint = (f"fix the table file, then run `failtax table lint {table}` again "
+                    f"(the table spec is in failtax/table.py)")
+        click.echo(f"failtax: error: {exc}\n  {hint}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    name = loaded.path or table
+    errors = sum(f.severity == "error" for f in findings)
+    warnings = len(findings) - errors
+    if as_json:
+        click.echo(_dumps({"table": name, "version": loaded.version, "errors": errors,
+                           "warnings": warnings, "findings": [f.to_dict() for f in findings]}))
+    else:
+        for f in findings:
+            click.echo(f"{name}: {f}")
+        click.echo(f"{name}: {errors} error(s), {warnings} warning(s)" if findings else f"{name}: no findings")
+    if strict and findings:
+        sys.exit(EXIT_CHECK_FAILED)
+
+
 def main() -> None:
     """Console entry point."""
     try:
