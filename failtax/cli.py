@@ -349,6 +349,62 @@ def table_lint(table: str, strict: bool, as_json: bool, known: tuple[str, ...]) 
         sys.exit(EXIT_CHECK_FAILED)
 
 
+@table_group.command("import")
+@click.option("--format", "fmt", required=True, type=click.Choice(["yaml", "allure"]),
+              help="yaml: `category: [regex, ...]` (first match wins, else unknown); allure: categories.json.")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--taxonomy", "-t", default="devflow", show_default=True, type=_taxonomy_choice(),
+              help="Taxonomy whose buckets the categories map to.")
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False),
+              help="Where to write the TOML rule table (written atomically).")
+@click.option("--map", "maps", multiple=True, metavar="NAME=BUCKET",
+              help="Map a category name to a bucket (repeatable); other names map by bucket name or a heuristic.")
+@click.option("--ignore-case", is_flag=True, help="yaml: match case-insensitively (Python regexes are case-sensitive).")
+@click.option("--name", default=None, help="The table's name (default: TAXONOMY-FILESTEM).")
+@click.option("--strict", is_flag=True, help="Exit 1, writing nothing, when a category could not be mapped.")
+def table_import(fmt: str, file: str, taxonomy: str, out: str, maps: tuple[str, ...], ignore_case: bool,
+                 name: str | None, strict: bool) -> None:
+    """Turn rules a team already keeps (FILE) into a failtax rule table.
+
+    \b
+    yaml:   category: [regex, ...]   (or a list of {category, patterns}); one rule per
+            regex, the first regex in file order that matches decides, else unknown.
+    allure: Allure's categories.json; each regex must match the whole message/trace
+            (Java matches() with DOTALL), translated to anchored RE2 patterns.
+    Category names map to buckets by --map, else by name, else by a keyword heuristic;
+    the report names categories that could not be mapped (routed to the fallback).
+    Patterns RE2 cannot run (lookaround, backreferences, ...) are refused with the
+    file, line, category and pattern.
+
+    \b
+    Exit codes: 0 written; 1 with --strict when a category is unmapped; 2 bad input.
+
+    \b
+    Examples:
+      failtax table import --format yaml rules.yaml --taxonomy devflow --out devflow-team.toml
+      failtax table import --format allure categories.json --out devflow-allure.toml \\
+          --map "Outdated tests=test" --map "Known quirks=unknown"
+      failtax classify --taxonomy devflow --table devflow-team.toml build-errors.jsonl
+    """
+    from failtax.importers import import_rules, parse_mapping
+    from failtax.table import save_table
+
+    mapping = parse_mapping(maps, taxonomy=taxonomy)
+    result = import_rules(file, format=fmt, taxonomy=taxonomy, mapping=mapping,
+                          ignore_case=ignore_case, name=name)
+    for category, bucket in result.mapping:
+        click.echo(f"  {category!r} -> {bucket}", err=True)
+    if result.unmapped:
+        hint = " ".join(f"--map '{u}=BUCKET'" for u in result.unmapped)
+        click.echo(f"failtax: {len(result.unmapped)} categor{'y' if len(result.unmapped) == 1 else 'ies'} "
+                   f"not mapped to a bucket (routed to {result.table.fallback!r}): "
+                   f"{', '.join(repr(u) for u in result.unmapped)}\n  to map them: {hint}", err=True)
+        if strict:
+            sys.exit(EXIT_CHECK_FAILED)
+    written = save_table(result.table, out)
+    click.echo(f"wrote {written}: {result.summary()}")
+
+
 def main() -> None:
     """Console entry point."""
     try:
