@@ -324,7 +324,7 @@ def _lint_routes(table: RuleTable) -> tuple[list[LintFinding], set[str]]:
     for b in tax.bucket_names:
         if b != table.fallback and b not in reached:
             out.append(_f(WARNING, "unreachable-bucket", "bucket", b,
-                          f"bucket {b!r} of taxonomy {tax.name!r} is reached by no route that can decide",
+                          f"no route that can decide leads to this bucket of taxonomy {tax.name!r}",
                           "add a route to it (or fix its shadowed route); ignore if the bucket is deliberately unused"))
     return out, dead
 

@@ -1,0 +1,351 @@
+"""The command line as a user runs it: real subprocesses of the `failtax` entry point."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+from failtax import list_taxonomies, load_table, read_table, save_table
+from failtax.table import RouteRule, list_tables
+
+CMD = [sys.executable, "-c", "from failtax.cli import main; main()"]
+
+
+def run(*args: str, stdin: bytes = b"", cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([*CMD, *args], input=stdin, capture_output=True, timeout=120, cwd=cwd)
+
+
+def no_traceback(p: subprocess.CompletedProcess[bytes]) -> None:
+    assert b"Traceback" not in p.stderr and b"Traceback" not in p.stdout, p.stderr.decode()
+    assert b"internal error" not in p.stderr, p.stderr.decode()
+
+
+# --------------------------------------------------------------------------- help
+
+
+def _command_paths() -> list[tuple[str, ...]]:
+    from failtax.cli import cli
+
+    out: list[tuple[str, ...]] = []
+
+    def walk(cmd: click.Command, path: tuple[str, ...]) -> None:
+        out.append(path)
+        if isinstance(cmd, click.Group):
+            for name, sub in sorted(cmd.commands.items()):
+                walk(sub, (*path, name))
+
+    walk(cli, ())
+    return out
+
+
+COMMANDS = _command_paths()
+
+
+def test_the_tree_has_the_core_commands() -> None:
+    assert {("classify",), ("verdict",), ("taxonomies",), ("table", "show"), ("table", "diff"),
+            ("table", "lint")} <= set(COMMANDS)
+
+
+def test_every_command_has_help_that_describes_it() -> None:
+    from failtax.cli import cli
+
+    # start them all at once: each is a separate interpreter
+    procs = {path: subprocess.Popen([*CMD, *path, "--help"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for path in COMMANDS}
+    for path, proc in procs.items():
+        out, err = proc.communicate(timeout=120)
+        shown = " ".join(("failtax", *path))
+        assert proc.returncode == 0, (shown, err.decode())
+        text = out.decode()
+        assert text.startswith(f"Usage: {shown}"), (shown, text[:200])
+        assert "Traceback" not in err.decode()
+        cmd: click.Command = cli
+        for name in path:
+            cmd = cmd.commands[name]  # type: ignore[attr-defined]
+        summary = (cmd.help or "").strip().splitlines()[0] if cmd.help else ""
+        assert len(summary.split()) >= 3, f"{shown}: the help needs a summary sentence"
+        assert summary.split()[0] in text, shown
+        if isinstance(cmd, click.Group):
+            for sub in cmd.commands:
+                assert sub in text, f"{shown} --help does not list {sub}"
+
+
+def test_h_is_help_too() -> None:
+    p = run("-h")
+    assert p.returncode == 0 and p.stdout.startswith(b"Usage: failtax")
+    assert b"Exit codes" in p.stdout
+
+
+# --------------------------------------------------------------------------- classify
+
+BAD_LINES = (
+    b'{"id": "first", "text": "locator.click: Timeout 30000ms exceeded. waiting for locator(#submit)"}\n'
+    b"{not json\n"
+    b'{"text": "caf\xe9"}\n'
+    b'["a", "list"]\n'
+    b"\n"
+    b'{"id": "last", "text": "HTTP 500 Internal Server Error after clicking Save"}\n'
+)
+
+
+def test_classify_answers_every_line_in_order_and_names_bad_ones(tmp_path: Path) -> None:
+    f = tmp_path / "evidence.jsonl"
+    f.write_bytes(BAD_LINES)
+    p = run("classify", "--taxonomy", "replay", str(f))
+    no_traceback(p)
+    lines = p.stdout.decode().splitlines()
+    assert len(lines) == 6
+    recs = [json.loads(x) for x in lines]
+    assert recs[0]["id"] == "first" and recs[0]["bucket"] == "stale-script"
+    assert recs[5]["id"] == "last" and recs[5]["bucket"] == "product-defect"
+    assert recs[5]["taxonomy"] == "replay" and "signals" in recs[5] and "rule" in recs[5]
+    errors = [r.get("error", "") for r in recs[1:5]]
+    assert [e.split(": ")[0] for e in errors] == [f"{f}:{n}" for n in (2, 3, 4, 5)]
+    assert "JSON" in errors[0]
+    assert "UTF-8" in errors[1]
+    assert "object" in errors[2]
+    assert "empty" in errors[3]
+
+
+def test_classify_reads_stdin_and_names_it() -> None:
+    p = run("classify", "-t", "agent-run", stdin=b'{"text": "Rate limited", "exit_code": 1}\nnope\n')
+    no_traceback(p)
+    first, second = (json.loads(x) for x in p.stdout.decode().splitlines())
+    assert first["bucket"] == "rate_limited" and first["retryable"] is True
+    assert second["error"].startswith("<stdin>:2: ")
+
+
+def test_classify_keeps_order_over_many_lines(tmp_path: Path) -> None:
+    texts = ["HTTP 500 from the app", "waiting for selector #x", "electron crashed", "all good"]
+    rows = []
+    for i in range(3000):
+        if i % 997 == 5:
+            rows.append(b"{broken\n")
+        else:
+            rows.append(json.dumps({"id": i, "text": texts[i % 4]}).encode() + b"\n")
+    f = tmp_path / "many.jsonl"
+    f.write_bytes(b"".join(rows))
+    p = run("classify", "-t", "replay", str(f))
+    no_traceback(p)
+    out = [json.loads(x) for x in p.stdout.decode().splitlines()]
+    assert len(out) == 3000
+    for i, rec in enumerate(out):
+        if i % 997 == 5:
+            assert rec["error"].startswith(f"{f}:{i + 1}: ")
+        else:
+            assert rec["id"] == i
+    assert [out[i]["bucket"] for i in range(4)] == ["product-defect", "stale-script", "infra", "product-defect"]
+
+
+def test_classify_text_mode_reads_a_whole_file_as_one_text(tmp_path: Path) -> None:
+    f = tmp_path / "stderr.txt"
+    f.write_text("starting\n\x1b[31mError: 529 overloaded_error\x1b[0m\nretrying\n", encoding="utf-8")
+    p = run("classify", "-t", "agent-run", "--text", "--exit-code", "1", str(f))
+    no_traceback(p)
+    lines = p.stdout.decode().splitlines()
+    assert len(lines) == 1
+    rec = json.loads(lines[0])
+    assert rec["bucket"] == "overloaded" and rec["exitCode"] == 1
+    p = run("classify", "-t", "agent-run", "--text", "--explain", stdin=b"Rate limited\n")
+    assert p.returncode == 0
+    assert p.stdout.decode().splitlines()[0].endswith("(retryable)")
+
+
+def test_classify_with_a_table_of_another_taxonomy_is_refused(tmp_path: Path) -> None:
+    t = tmp_path / "replay-copy.toml"
+    save_table(load_table("replay"), t)
+    p = run("classify", "-t", "agent-run", "--table", str(t), stdin=b'{"text": "x"}\n')
+    assert p.returncode == 2
+    no_traceback(p)
+    err = p.stderr.decode()
+    assert str(t) in err and "'replay'" in err and "'agent-run'" in err
+    assert p.stdout == b""
+
+
+def test_classify_with_a_missing_table_names_the_path(tmp_path: Path) -> None:
+    missing = tmp_path / "tuned.toml"
+    p = run("classify", "-t", "replay", "--table", str(missing), stdin=b'{"text": "x"}\n')
+    assert p.returncode == 2
+    no_traceback(p)
+    assert str(missing) in p.stderr.decode()
+
+
+def test_classify_with_an_unknown_taxonomy_lists_the_known_ones() -> None:
+    p = run("classify", "-t", "nope", stdin=b"")
+    assert p.returncode == 2
+    no_traceback(p)
+    assert b"agent-run" in p.stderr
+
+
+# --------------------------------------------------------------------------- taxonomies
+
+
+def test_taxonomies_lists_every_shipped_taxonomy() -> None:
+    p = run("taxonomies")
+    assert p.returncode == 0
+    names = [line.split()[0] for line in p.stdout.decode().splitlines() if line.strip()]
+    assert names == list_taxonomies()
+    p = run("taxonomies", "--json")
+    assert [t["name"] for t in json.loads(p.stdout)] == list_taxonomies()
+
+
+def test_taxonomies_shows_one_taxonomy() -> None:
+    p = run("taxonomies", "regen")
+    assert p.returncode == 0
+    for bucket in ("transient", "infra", "agent-course", "product-uxux"):
+        assert bucket in p.stdout.decode()
+
+
+# --------------------------------------------------------------------------- table show / diff
+
+
+@pytest.mark.parametrize("name", list_tables())
+def test_table_show_round_trips(tmp_path: Path, name: str) -> None:
+    p = run("table", "show", name)
+    assert p.returncode == 0
+    f = tmp_path / f"{name}.toml"
+    f.write_bytes(p.stdout)
+    assert read_table(f) == load_table(name)
+
+
+def test_table_diff_names_the_changed_rule(tmp_path: Path) -> None:
+    base = load_table("replay")
+    new = dataclasses.replace(base, route=base.route[1:], version="1.1.0")
+    f = save_table(new, tmp_path / "replay-1.1.toml")
+    p = run("table", "diff", "replay", str(f))
+    assert p.returncode == 0
+    removed = base.route[0].id
+    assert f"- [[route]] [[route]] id={removed!r}" in p.stdout.decode() or f"id={removed!r}" in p.stdout.decode()
+    p = run("table", "diff", "--json", "replay", str(f))
+    changes = json.loads(p.stdout)["changes"]
+    assert {"kind": "removed", "section": "route", "rule": removed}.items() <= changes[0].items()
+
+
+@pytest.mark.parametrize("sub", [("show",), ("diff", "replay"), ("lint",)])
+def test_unknown_table_path_exits_2_naming_it(tmp_path: Path, sub: tuple[str, ...]) -> None:
+    missing = tmp_path / "no" / "such.toml"
+    p = run("table", *sub, str(missing))
+    assert p.returncode == 2
+    no_traceback(p)
+    assert str(missing) in p.stderr.decode()
+
+
+def test_unknown_table_name_lists_the_shipped_ones() -> None:
+    p = run("table", "show", "agent_run")
+    assert p.returncode == 2
+    no_traceback(p)
+    assert b"agent-run" in p.stderr
+
+
+# --------------------------------------------------------------------------- table lint
+
+SHADOWED = """
+[table]
+name = "replay-edited"
+taxonomy = "replay"
+version = "1.1"
+fallback = "product-defect"
+
+[[extract]]
+id = "nf"
+signal = "element-not-found"
+contains = ["element not found"]
+
+[[extract]]
+id = "crash"
+signal = "electron-crash"
+contains = ["electron crashed"]
+
+[[route]]
+id = "stale"
+bucket = "stale-script"
+any = ["element-not-found"]
+
+[[route]]
+id = "crash-while-stale"
+bucket = "infra"
+all = ["element-not-found", "electron-crash"]
+"""
+
+
+def test_lint_a_clean_table() -> None:
+    p = run("table", "lint", "preexec")
+    assert p.returncode == 0
+    assert p.stdout.decode().strip().endswith("no findings")
+    assert run("table", "lint", "--strict", "preexec").returncode == 0
+
+
+def test_lint_prints_findings_with_what_to_do_and_strict_fails(tmp_path: Path) -> None:
+    f = tmp_path / "edited.toml"
+    f.write_text(SHADOWED, encoding="utf-8")
+    p = run("table", "lint", str(f))
+    assert p.returncode == 0
+    out = p.stdout.decode()
+    assert f"{f}: error: [[route]] 'crash-while-stale': " in out
+    assert "'stale'" in out and "fix: " in out
+    assert "unreachable-bucket" in out  # infra is now reached by no route that can decide
+    assert out.strip().splitlines()[-1] == f"{f}: 1 error(s), 2 warning(s)"
+    strict = run("table", "lint", "--strict", str(f))
+    assert strict.returncode == 1
+    p = run("table", "lint", "--json", str(f))
+    doc = json.loads(p.stdout)
+    assert doc["errors"] == 1 and doc["warnings"] == 2
+    assert [x["code"] for x in doc["findings"]] == ["shadowed-route", "dead-extract", "unreachable-bucket"]
+
+
+def test_lint_known_signal_option(tmp_path: Path) -> None:
+    base = load_table("replay")
+    t = dataclasses.replace(base, route=(*base.route, RouteRule(id="tool", bucket="infra", any=("mcp-down",))))
+    f = save_table(t, tmp_path / "t.toml")
+    assert b"route-signal-not-extracted" in run("table", "lint", str(f)).stdout
+    p = run("table", "lint", "--strict", "--known-signal", "mcp-down", str(f))
+    assert p.returncode == 0, p.stdout.decode()
+
+
+def test_lint_of_a_table_that_does_not_load_names_file_rule_and_reason(tmp_path: Path) -> None:
+    f = tmp_path / "broken.toml"
+    f.write_text(SHADOWED.replace('bucket = "infra"', 'bucket = "infrastructure"'), encoding="utf-8")
+    p = run("table", "lint", str(f))
+    assert p.returncode == 2
+    no_traceback(p)
+    err = p.stderr.decode()
+    assert str(f) in err and "'crash-while-stale'" in err and "unknown bucket 'infrastructure'" in err
+    assert "fix the table file" in err
+
+
+def test_lint_of_invalid_toml_names_the_file(tmp_path: Path) -> None:
+    f = tmp_path / "bad.toml"
+    f.write_text("[table\nname = 1\n", encoding="utf-8")
+    p = run("table", "lint", str(f))
+    assert p.returncode == 2
+    no_traceback(p)
+    assert str(f) in p.stderr.decode() and "TOML" in p.stderr.decode()
+
+
+# --------------------------------------------------------------------------- verdict
+
+
+def test_verdict_missing_file_exits_2_naming_it(tmp_path: Path) -> None:
+    missing = tmp_path / "run.jsonl"
+    p = run("verdict", str(missing))
+    assert p.returncode == 2
+    no_traceback(p)
+    assert str(missing) in p.stderr.decode()
+
+
+def test_verdict_reads_several_files(tmp_path: Path) -> None:
+    a = tmp_path / "a.jsonl"
+    b = tmp_path / "b.jsonl"
+    a.write_text('{"outcome": "pass", "id": "t1"}\n', encoding="utf-8")
+    b.write_text('{"outcome": "product-uxux", "taxonomy": "regen", "id": "t2"}\n', encoding="utf-8")
+    p = run("verdict", str(a), str(b))
+    assert p.returncode == 0
+    out = json.loads(p.stdout)
+    assert out["verdict"] == "FAIL" and out["regression_signal"] is True
+    assert [t["id"] for t in out["tests"]] == ["t1", "t2"]
