@@ -24,9 +24,9 @@ twice in a row. Counts belong to one run/task scope only, never carried across s
 sessions. Each test ID counts on its own (several red in one run are several streaks);
 a changed error message does not make a different test — only the ID counts; a
 must-fix is the same when it points at the same file, section and kind of problem
-(:func:`must_fix_key`), whatever its wording. A streak is broken only by a round of the
-*same kind* in which the key is absent (a review round does not interrupt a streak of
-red verification runs). See :func:`find_streaks` and :func:`check_streaks`.
+(:func:`build_must_fix_key`), whatever its wording. A streak is broken only by a round
+of the *same kind* in which the key is absent (a review round does not interrupt a
+streak of red verification runs). See :func:`find_streaks` and :func:`check_streaks`.
 
 >>> history = [Round.verification(["t::a", "t::b"], scope="run-1"),
 ...            Round.verification(["t::a"], scope="run-1")]
@@ -54,11 +54,11 @@ __all__ = [
     "Round",
     "Stop",
     "Streak",
+    "build_must_fix_key",
     "check_streaks",
     "decide_overload",
     "decide_recovery",
     "find_streaks",
-    "must_fix_key",
     "normalise_scope",
 ]
 
@@ -389,19 +389,19 @@ def decide_overload(
 # =========================================================================== loop protection
 
 
-def must_fix_key(file: str, section: str, problem: str) -> str:
+def build_must_fix_key(file: str, section: str, problem: str) -> str:
     """The identity of a must-fix: same file + same function/section + same kind of problem.
 
     Wording does not matter, so ``problem`` should be the *kind* of problem (a short
     label such as ``missing-null-check``), not the reviewer's sentence.
 
-    >>> must_fix_key("src\\\\auth/mw.ts", " verify() ", "Missing null check")
+    >>> build_must_fix_key("src\\\\auth/mw.ts", " verify() ", "Missing null check")
     'src/auth/mw.ts::verify()::missing-null-check'
     """
     parts = []
     for name, value in (("file", file), ("section", section), ("problem", problem)):
         if not isinstance(value, str) or not value.strip():
-            raise InputError(f"must_fix_key needs a non-empty {name}")
+            raise InputError(f"build_must_fix_key needs a non-empty {name}")
         parts.append(value)
     f = parts[0].strip().replace("\\", "/")
     s = parts[1].strip()
@@ -461,7 +461,7 @@ class Round:
 
     @classmethod
     def review(cls, must_fix_keys: Iterable[str], *, scope: Any = None, ts: str | None = None) -> Round:
-        """A review round that blocked on ``must_fix_keys`` (see :func:`must_fix_key`)."""
+        """A review round that blocked on ``must_fix_keys`` (see :func:`build_must_fix_key`)."""
         return cls(normalise_scope(scope), None, _keys(list(must_fix_keys), "must_fix_keys", tests=False), ts)
 
     @classmethod

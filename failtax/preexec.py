@@ -51,7 +51,7 @@ __all__ = [
     "ChangedFile",
     "DEFAULT_REPLAY_SIGNAL",
     "PreexecDecision",
-    "days_since",
+    "compute_age_days",
     "decide_mode",
     "is_ui_file",
     "match_changed_files",
@@ -371,14 +371,14 @@ def match_changed_files(changed_files: Iterable[Any], test_case: Any = None) -> 
     return tuple(out)
 
 
-def days_since(last_passed: datetime | str | None, *, now: datetime) -> float | None:
+def compute_age_days(last_passed: datetime | str | None, *, now: datetime) -> float | None:
     """Days from ``last_passed`` (a datetime or ISO-8601 text) to ``now``; ``None`` stays ``None``.
 
     Both must be timezone-aware or both naive. ``now`` is explicit so the result is
     reproducible.
 
     >>> from datetime import timezone
-    >>> days_since("2026-01-01T00:00:00Z", now=datetime(2026, 1, 31, tzinfo=timezone.utc))
+    >>> compute_age_days("2026-01-01T00:00:00Z", now=datetime(2026, 1, 31, tzinfo=timezone.utc))
     30.0
     """
     if last_passed is None:
@@ -423,7 +423,7 @@ def decide_mode(
         change count as no DOM impact.
     test_case : title / description / instructions / goal (mapping or text), used to map
         UI files to the test case; ``None`` means every UI file counts.
-    last_passed_age_days : days since the last successful run (see :func:`days_since`);
+    last_passed_age_days : days since the last successful run (see :func:`compute_age_days`);
         ``None`` when unknown, which never fires rule 3 on its own.
     table : a tuned preexec table (object, name or path); the shipped one by default.
 

@@ -14,7 +14,7 @@ from failtax.budget import (
     decide_overload,
     decide_recovery,
     find_streaks,
-    must_fix_key,
+    build_must_fix_key,
     normalise_scope,
 )
 
@@ -217,8 +217,8 @@ def test_review_rounds_do_not_interrupt_a_verification_streak() -> None:
 
 
 def test_same_must_fix_twice_in_a_row_stops_whatever_its_wording() -> None:
-    k1 = must_fix_key("src/auth/middleware.ts", "verifyToken", "missing null check")
-    k2 = must_fix_key("src\\auth\\middleware.ts", " verifyToken ", "Missing_Null  check")
+    k1 = build_must_fix_key("src/auth/middleware.ts", "verifyToken", "missing null check")
+    k2 = build_must_fix_key("src\\auth\\middleware.ts", " verifyToken ", "Missing_Null  check")
     assert k1 == k2
     h = [Round.review([k1], scope="task-9"), Round.review([k2], scope="task-9")]
     stops = check_streaks(h)
@@ -281,3 +281,18 @@ def test_bad_retry_log_lines_are_refused(record: object, message: str) -> None:
 def test_history_must_hold_rounds() -> None:
     with pytest.raises(InputError, match="use Round.from_record"):
         check_streaks([{"failures": ["a"]}])  # type: ignore[list-item]
+
+
+def test_the_decision_modules_import_no_heavy_or_cli_libraries() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, failtax.verdict, failtax.preexec, failtax.budget, failtax.lint\n"
+        "bad = sorted(m for m in ('duckdb', 'click', 'matplotlib', 'papermill', 'jupytext', 'nbformat')"
+        " if m in sys.modules)\n"
+        "print(','.join(bad))\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == ""

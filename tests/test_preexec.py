@@ -12,7 +12,7 @@ from failtax import InputError, load_table, save_table
 from failtax.preexec import (
     DEFAULT_REPLAY_SIGNAL,
     ChangedFile,
-    days_since,
+    compute_age_days,
     decide_mode,
     is_ui_file,
     match_changed_files,
@@ -266,10 +266,10 @@ def test_bad_script_flag_and_file_are_refused() -> None:
 
 def test_days_since() -> None:
     now = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
-    assert days_since(now - timedelta(days=30), now=now) == 30.0
-    assert days_since("2026-01-30T12:00:00.000Z", now=now) == 30.0
-    assert days_since(None, now=now) is None
+    assert compute_age_days(now - timedelta(days=30), now=now) == 30.0
+    assert compute_age_days("2026-01-30T12:00:00.000Z", now=now) == 30.0
+    assert compute_age_days(None, now=now) is None
     with pytest.raises(InputError, match="ISO-8601"):
-        days_since("last tuesday", now=now)
+        compute_age_days("last tuesday", now=now)
     with pytest.raises(InputError, match="time zone"):
-        days_since(datetime(2026, 1, 1), now=now)
+        compute_age_days(datetime(2026, 1, 1), now=now)

@@ -237,3 +237,65 @@ def test_cli_verdict_on_empty_input_is_skipped(failtax_cmd: list[str]) -> None:
     out = json.loads(p.stdout)
     assert out["verdict"] == "SKIPPED"
     assert out["reasons"] == ["no test cases were given"]
+
+
+# --------------------------------------------------------------------------- fuzzing
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    max_leaves=12,
+)
+RECORDS = st.fixed_dictionaries(
+    {},
+    optional={
+        "outcome": st.sampled_from(["pass", "skipped", "PASS", "infra", "stale-script", "product-defect",
+                                    "transient", "agent-course", "product-uxux", "bogus", ""]) | JSON,
+        "taxonomy": st.sampled_from(["replay", "regen", "agent-run", "nope"]) | JSON,
+        "retried": st.booleans() | JSON,
+        "id": st.text(max_size=8) | JSON,
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(RECORDS | JSON, max_size=8))
+def test_verdict_is_total_over_arbitrary_records(records: list[object]) -> None:
+    good = []
+    for r in records:
+        try:
+            good.append(TestOutcome.from_record(r))
+        except InputError:
+            continue  # the only exception bad input may raise
+    run = decide_verdict(good)
+    assert run.verdict in VERDICTS
+    assert sum(run.counts.values()) == len(good)
+    assert len(run.tests) == len(good)
+    assert run.counts["PARTIAL"] == 0
+
+
+def test_cli_verdict_on_random_bytes_answers_for_every_line(failtax_cmd: list[str]) -> None:
+    import random
+
+    rng = random.Random(1234)
+    lines = []
+    for i in range(300):
+        kind = rng.random()
+        if kind < 0.3:
+            lines.append(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 40))).replace(b"\n", b""))
+        elif kind < 0.6:
+            lines.append(json.dumps({"outcome": rng.choice(["pass", "infra", "transient", "nope"]),
+                                     "taxonomy": rng.choice(["regen", "replay"]), "id": str(i)}).encode())
+        else:
+            lines.append(json.dumps({"outcome": "pass", "id": str(i)}).encode())
+    blob = b"\n".join(lines) + b"\n"
+    p = subprocess.run([*failtax_cmd, "verdict"], input=blob, capture_output=True, timeout=60)
+    assert p.returncode in (0, 2)
+    assert b"Traceback" not in p.stderr
+    out = json.loads(p.stdout)
+    non_blank = sum(1 for ln in blob.split(b"\n")[:-1] if ln.strip())
+    assert out["total"] + len(out["errors"]) == non_blank
+    assert (p.returncode == 2) == bool(out["errors"])
