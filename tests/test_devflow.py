@@ -258,7 +258,10 @@ def test_upper_case_fail_is_anchored_to_runner_lines():
     assert devflow("FAILED tests/test_cart.py::test_total - assert 3 == 4").bucket == "test"
     assert devflow("--- FAIL: TestCart (0.01s)").bucket == "test"
     assert devflow("FAIL\tgithub.com/acme/cart\t0.012s").bucket == "test"
+    assert devflow("[FAIL] checkout flow").bucket == "test"  # the seed's capitalised FAIL
+    assert devflow("Result: FAIL").signals == ("fail-upper",)
     # ... the word in prose is not
+    assert devflow("Result: fail, will retry").bucket == "unknown"
     assert devflow("Request to upstream failed, will retry").bucket == "unknown"
     assert devflow("Operation failed successfully").bucket == "unknown"
 
