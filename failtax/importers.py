@@ -50,7 +50,7 @@ import json
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +58,15 @@ import yaml
 
 from failtax.errors import InputError, TableError
 from failtax.evidence import normalise_signal_name
-from failtax.table import ExtractRule, RouteRule, RuleTable, compile_regex, load_table
+from failtax.table import (
+    ExtractRule,
+    RouteRule,
+    RuleTable,
+    compile_regex,
+    load_table,
+    table_from_mapping,
+    table_to_mapping,
+)
 from failtax.taxonomy import Taxonomy, load_taxonomy
 
 __all__ = [
@@ -93,7 +101,6 @@ class ImportResult:
     unmapped: tuple[str, ...] = ()
     source: str = ""
     format: str = ""
-    notes: tuple[str, ...] = field(default=())
 
     def summary(self) -> str:
         """One human line: categories, rules, and any unmapped category.
@@ -498,8 +505,6 @@ def import_yaml_rules(
 
 def _build(tax: Taxonomy, p: Path, text: str, fmt: str, name: str | None, version: str,
            extract: Sequence[ExtractRule], route: Sequence[RouteRule], description: str) -> RuleTable:
-    from failtax.table import table_from_mapping, table_to_mapping
-
     head = _header(tax, p, text, fmt, name, version)
     draft = RuleTable(
         name=head["name"], taxonomy=head["taxonomy"], version=head["version"], fallback=head["fallback"],
