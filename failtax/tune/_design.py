@@ -29,7 +29,11 @@ from failtax.tune._frame import SEP
 
 @dataclass
 class Design:
-    """Distinct signal sets and (set, action, label, week) groups with counts."""
+    """Distinct signal sets × decision kinds × weeks, as one dense count tensor.
+
+    A *kind* is a distinct (action, implied bucket, counts-in-agreement) triple; kind
+    ``k`` agrees with bucket ``b`` when ``agree[k, b]``.
+    """
 
     taxonomy: Taxonomy
     buckets: tuple[str, ...]
@@ -37,17 +41,12 @@ class Design:
     col: dict[str, int]
     sets: np.ndarray  # bool (U, K)
     set_keys: tuple[str, ...]
-    actions: tuple[str, ...]
     weeks: tuple[date | None, ...]
-    g_set: np.ndarray  # int32 (G,)
-    g_action: np.ndarray  # int32, -1 when undecided
-    g_label: np.ndarray  # int32 bucket index, -1 when no label
-    g_week: np.ndarray  # int32 index into weeks
-    g_agree_row: np.ndarray  # bool: decided, not an opt-out
-    g_n: np.ndarray  # int64 counts
-    agree: np.ndarray  # bool (A + 1, B); the last row (action -1) is all False
-    set_ptr: np.ndarray  # CSR over groups sorted by set
-    set_perm: np.ndarray
+    kind_action: tuple[str | None, ...]
+    kind_label: np.ndarray  # int (Kd,), -1 when the kind carries no label
+    kind_agree_row: np.ndarray  # bool (Kd,)
+    agree: np.ndarray  # bool (Kd, B): the kind counts in agreement and carries out the bucket's suggestion
+    counts: np.ndarray  # int64 (U, Kd, W)
     signal_sets: list[np.ndarray]  # per signal, the ids of sets that contain it
 
     @property
@@ -55,8 +54,8 @@ class Design:
         return len(self.weeks)
 
     def with_counts(self, counts: np.ndarray) -> Design:
-        """The same design with other group counts (cross-validation folds)."""
-        return Design(**{**self.__dict__, "g_n": np.asarray(counts, dtype=np.int64)})
+        """The same design with other counts (cross-validation folds)."""
+        return Design(**{**self.__dict__, "counts": np.asarray(counts, dtype=np.int64)})
 
     def sets_with(self, signals: Sequence[str]) -> np.ndarray:
         """Ids of the sets containing any of ``signals`` (sorted, unique)."""
@@ -67,40 +66,26 @@ class Design:
             return parts[0]
         return np.unique(np.concatenate(parts))
 
-    def groups_of(self, set_ids: np.ndarray) -> np.ndarray:
-        """Indices of the groups whose set is in ``set_ids``."""
-        if len(set_ids) == 0:
-            return np.zeros(0, dtype=np.int64)
-        starts = self.set_ptr[set_ids]
-        lens = self.set_ptr[set_ids + 1] - starts
-        total = int(lens.sum())
-        if total == 0:
-            return np.zeros(0, dtype=np.int64)
-        offs = np.repeat(starts - np.concatenate(([0], np.cumsum(lens)[:-1])), lens)
-        return self.set_perm[np.arange(total) + offs]
-
     def label_counts(self) -> np.ndarray:
         """Labelled counts per (set, bucket): an (U, B) int matrix."""
+        per_kind = self.counts.sum(axis=2)  # (U, Kd)
         out = np.zeros((self.sets.shape[0], len(self.buckets)), dtype=np.int64)
-        m = self.g_label >= 0
-        np.add.at(out, (self.g_set[m], self.g_label[m]), self.g_n[m])
+        for k, lab in enumerate(self.kind_label):
+            if lab >= 0:
+                out[:, lab] += per_kind[:, k]
         return out
 
     def week_totals(self) -> np.ndarray:
         """Agreement rows per week."""
-        return np.bincount(self.g_week, weights=self.g_n * self.g_agree_row, minlength=self.n_weeks).astype(np.int64)
+        return self.counts[:, self.kind_agree_row, :].sum(axis=(0, 1))
 
 
 def build_design(frame: pl.DataFrame, *, taxonomy: Taxonomy, extra_signals: Sequence[str] = ()) -> Design:
     """Aggregate a prepared frame with ``sigkey`` into a :class:`Design`."""
     buckets = taxonomy.bucket_names
     bidx = {b: i for i, b in enumerate(buckets)}
-    g = (
-        frame.group_by(["sigkey", "user_action", "implied_bucket", "agree_row", "week"])
-        .agg(n=pl.len())
-        .sort(["sigkey", "user_action", "implied_bucket", "week"], nulls_last=True)
-    )
-    keys = g["sigkey"].unique(maintain_order=True).to_list()
+    g = frame.group_by(["sigkey", "user_action", "implied_bucket", "agree_row", "week"]).agg(n=pl.len())
+    keys = sorted(g["sigkey"].unique().to_list())
     key_id = {k: i for i, k in enumerate(keys)}
     split = [k.split(SEP) if k else [] for k in keys]
     vocab = sorted({s for ss in split for s in ss} | set(extra_signals))
@@ -109,30 +94,32 @@ def build_design(frame: pl.DataFrame, *, taxonomy: Taxonomy, extra_signals: Sequ
     for i, ss in enumerate(split):
         for s in ss:
             sets[i, col[s]] = True
-    actions = tuple(sorted(a for a in g["user_action"].unique().to_list() if a is not None))
-    aidx = {a: i for i, a in enumerate(actions)}
-    weeks = tuple(sorted({w for w in g["week"].to_list()}, key=lambda w: (w is None, w or date.min)))
+    weeks = tuple(sorted(set(g["week"].to_list()), key=lambda w: (w is None, w or date.min)))
     widx = {w: i for i, w in enumerate(weeks)}
-    g_set = np.fromiter((key_id[k] for k in g["sigkey"].to_list()), dtype=np.int64, count=g.height)
-    g_action = np.fromiter((aidx.get(a, -1) if a is not None else -1 for a in g["user_action"].to_list()), dtype=np.int64, count=g.height)
-    g_label = np.fromiter((bidx.get(b, -1) if b is not None else -1 for b in g["implied_bucket"].to_list()), dtype=np.int64, count=g.height)
-    g_week = np.fromiter((widx[w] for w in g["week"].to_list()), dtype=np.int64, count=g.height)
-    g_agree_row = g["agree_row"].to_numpy().astype(bool)
-    g_n = g["n"].to_numpy().astype(np.int64)
-    agree = np.zeros((len(actions) + 1, len(buckets)), dtype=bool)
-    for a, i in aidx.items():
-        for b, j in bidx.items():
-            agree[i, j] = taxonomy.carries_out(taxonomy.bucket(b).suggestion, a)
-    perm = np.argsort(g_set, kind="stable")
-    ptr = np.zeros(len(keys) + 1, dtype=np.int64)
-    np.add.at(ptr, g_set + 1, 1)
-    ptr = np.cumsum(ptr)
+    kinds_frame = g.select("user_action", "implied_bucket", "agree_row").unique().sort(
+        ["user_action", "implied_bucket", "agree_row"], nulls_last=True
+    )
+    kinds = [tuple(r) for r in kinds_frame.iter_rows()]
+    kid = {k: i for i, k in enumerate(kinds)}
+    kind_action = tuple(k[0] for k in kinds)
+    kind_label = np.array([bidx.get(k[1], -1) if k[1] is not None else -1 for k in kinds], dtype=np.int64)
+    kind_agree_row = np.array([bool(k[2]) for k in kinds], dtype=bool)
+    agree = np.zeros((len(kinds), len(buckets)), dtype=bool)
+    for i, (a, _lab, row) in enumerate(kinds):
+        if row and a is not None:
+            for b, j in bidx.items():
+                agree[i, j] = taxonomy.carries_out(taxonomy.bucket(b).suggestion, a)
+    gs = np.fromiter((key_id[k] for k in g["sigkey"].to_list()), dtype=np.int64, count=g.height)
+    gk = np.fromiter((kid[r] for r in g.select("user_action", "implied_bucket", "agree_row").iter_rows()),
+                     dtype=np.int64, count=g.height)
+    gw = np.fromiter((widx[w] for w in g["week"].to_list()), dtype=np.int64, count=g.height)
+    counts = np.zeros((len(keys), len(kinds), len(weeks)), dtype=np.int64)
+    np.add.at(counts, (gs, gk, gw), g["n"].to_numpy().astype(np.int64))
     signal_sets = [np.flatnonzero(sets[:, k]) for k in range(len(vocab))]
     return Design(
-        taxonomy=taxonomy, buckets=buckets, vocab=tuple(vocab), col=col, sets=sets,
-        set_keys=tuple(keys), actions=actions, weeks=weeks, g_set=g_set, g_action=g_action,
-        g_label=g_label, g_week=g_week, g_agree_row=g_agree_row, g_n=g_n, agree=agree,
-        set_ptr=ptr, set_perm=perm, signal_sets=signal_sets,
+        taxonomy=taxonomy, buckets=buckets, vocab=tuple(vocab), col=col, sets=sets, set_keys=tuple(keys),
+        weeks=weeks, kind_action=kind_action, kind_label=kind_label, kind_agree_row=kind_agree_row,
+        agree=agree, counts=counts, signal_sets=signal_sets,
     )
 
 

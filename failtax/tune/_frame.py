@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from failtax.errors import InputError
@@ -142,34 +143,67 @@ def text_rules(table: RuleTable) -> tuple[ExtractRule, ...]:
     return tuple(r for r in table.extract if is_text_rule(r))
 
 
-def _text_signals_loop(texts: Iterable[str], table: RuleTable) -> list[list[str]]:
+def _text_signals_loop(texts: Iterable[str], table: RuleTable) -> list[tuple[str, ...]]:
     from failtax.classify import extract_signals
 
-    out = []
-    for t in texts:
-        sig, _ = extract_signals({"text": t}, table)
-        out.append(list(sig))
-    return out
+    return [extract_signals({"text": t}, table)[0] for t in texts]
+
+
+def text_signal_patterns(texts: pl.Series, table: RuleTable) -> tuple[np.ndarray, list[tuple[str, ...]]]:
+    """For each text, the index of its pattern of text-rule signals, and the patterns.
+
+    Pattern 0 is always the empty pattern (no text, or nothing found). Texts are
+    classified once each (the batch extractor when the package has one, else
+    :func:`failtax.classify.extract_signals` per distinct text).
+    """
+    n = texts.len()
+    rules = text_rules(table)
+    if not rules or n == 0 or texts.null_count() == n:
+        return np.zeros(n, dtype=np.int64), [()]
+    sub = table.replace(extract=rules, route=(), locate=())
+    # One code per distinct text (nulls become -1).
+    codes = texts.cast(pl.Categorical).to_physical().cast(pl.Int64).fill_null(-1).to_numpy()
+    frame = pl.DataFrame({"text": texts, "_c": pl.Series(codes, dtype=pl.Int64)})
+    uniq = frame.filter(pl.col("text").is_not_null()).unique("_c", maintain_order=True)
+    mat_names = _text_signals_batch(uniq["text"], sub)
+    if mat_names is not None:
+        mat, names = mat_names
+        order = list(dict.fromkeys(r.signal for r in sub.extract))
+        cols = [names.index(s) for s in order if s in names]
+        keep = [s for s in order if s in names]
+        mat = np.ascontiguousarray(mat[:, cols], dtype=bool)
+        if mat.shape[1] <= 63:  # one integer per row: unique on integers is fast
+            code = mat.astype(np.uint64) @ (np.uint64(1) << np.arange(mat.shape[1], dtype=np.uint64))
+            pats, inv = np.unique(code, return_inverse=True)
+            patterns = [tuple(keep[j] for j in range(len(keep)) if (int(p) >> j) & 1) for p in pats]
+        else:
+            packed = np.packbits(mat, axis=1)
+            pats, inv = np.unique(packed, axis=0, return_inverse=True)
+            patterns = [tuple(keep[j] for j in np.flatnonzero(np.unpackbits(p)[: len(keep)])) for p in pats]
+        inv = np.asarray(inv).reshape(-1)
+    else:
+        found = _text_signals_loop(uniq["text"].to_list(), sub)
+        lut: dict[tuple[str, ...], int] = {}
+        inv = np.fromiter((lut.setdefault(f, len(lut)) for f in found), dtype=np.int64, count=len(found))
+        patterns = list(lut)
+    # Re-number so that pattern 0 is the empty one.
+    patterns_full = [()] + [p for p in patterns if p]
+    remap = np.array([patterns_full.index(p) if p else 0 for p in patterns], dtype=np.int64)
+    by_code = np.zeros(int(codes.max()) + 1 if len(codes) else 1, dtype=np.int64)
+    by_code[uniq["_c"].to_numpy()] = remap[inv]
+    out = np.where(texts.is_null().to_numpy(), 0, by_code[np.where(codes < 0, 0, codes)])
+    return out.astype(np.int64), patterns_full
 
 
 def text_signals(texts: pl.Series, table: RuleTable) -> pl.Series:
-    """The signals ``table``'s text rules find in each text (a list per text, in order)."""
-    rules = text_rules(table)
-    if not rules or texts.len() == 0:
-        return pl.Series("text_signals", [[] for _ in range(texts.len())], dtype=pl.List(pl.Utf8))
-    sub = table.replace(extract=rules, route=(), locate=())
-    frame = pl.DataFrame({"text": texts})
-    uniq = frame.filter(pl.col("text").is_not_null()).unique("text")
-    found = _text_signals_batch(uniq["text"], sub)
-    if found is None:
-        found = pl.Series(_text_signals_loop(uniq["text"].to_list(), sub), dtype=pl.List(pl.Utf8))
-    lut = uniq.with_columns(text_signals=found)
-    joined = frame.with_row_index("_i").join(lut, on="text", how="left").sort("_i")
-    return joined["text_signals"].fill_null([]).alias("text_signals")
+    """The signals ``table``'s text rules find in each text (a list per text, in table order)."""
+    idx, patterns = text_signal_patterns(texts, table)
+    lists = pl.Series("text_signals", [list(p) for p in patterns], dtype=pl.List(pl.Utf8))
+    return lists.gather(idx).alias("text_signals")
 
 
-def _text_signals_batch(texts: pl.Series, table: RuleTable) -> pl.Series | None:
-    """Use the vectorised batch extractor when the package provides one."""
+def _text_signals_batch(texts: pl.Series, table: RuleTable) -> tuple[np.ndarray, list[str]] | None:
+    """The vectorised batch extractor's (matrix, signal names), when the package has one."""
     try:
         from failtax import batch
     except ImportError:  # pragma: no cover - batch is part of the package
@@ -177,57 +211,31 @@ def _text_signals_batch(texts: pl.Series, table: RuleTable) -> pl.Series | None:
     fn = getattr(batch, "extract_signal_matrix", None)
     if fn is None:
         return None
-    return _from_signal_matrix(fn, texts, table)
-
-
-def _from_signal_matrix(fn: Any, texts: pl.Series, table: RuleTable) -> pl.Series | None:
     try:
-        res = fn(pl.DataFrame({"text": texts}), table=table)
-    except TypeError:
+        mat, names = fn(pl.DataFrame({"text": texts}), table=table)
+    except Exception:  # noqa: BLE001 - the exact per-text loop is always right
         return None
-    return signal_lists_from_matrix(res, table)
-
-
-def signal_lists_from_matrix(res: Any, table: RuleTable) -> pl.Series | None:
-    """Turn what ``extract_signal_matrix`` returns into one signal list per row."""
-    import numpy as np
-
-    names: list[str] | None = None
-    mat = None
-    if isinstance(res, tuple) and len(res) == 2:
-        a, b = res
-        if isinstance(a, list | tuple) and not isinstance(b, list | tuple):
-            names, mat = list(a), b
-        else:
-            mat, names = a, list(b)
-    elif hasattr(res, "matrix") and hasattr(res, "signals"):
-        mat, names = res.matrix, list(res.signals)
-    elif isinstance(res, pl.DataFrame):
-        if "signals" in res.columns and isinstance(res.schema["signals"], pl.List):
-            return res["signals"].cast(pl.List(pl.Utf8))
-        names = list(res.columns)
-        mat = res.to_numpy()
-    if mat is None or names is None:
+    mat = np.asarray(mat.toarray() if hasattr(mat, "toarray") else mat, dtype=bool)
+    if mat.shape != (texts.len(), len(names)):
         return None
-    if hasattr(mat, "toarray"):
-        mat = mat.toarray()
-    mat = np.asarray(mat, dtype=bool)
-    order = [s for s in dict.fromkeys(r.signal for r in table.extract)]
-    pos = {s: i for i, s in enumerate(names)}
-    cols = [pos[s] for s in order if s in pos]
-    keep = [s for s in order if s in pos]
-    lists = [[keep[j] for j in np.flatnonzero(row)] for row in mat[:, cols]]
-    return pl.Series(lists, dtype=pl.List(pl.Utf8))
+    return mat, list(names)
 
 
 def with_signal_sets(frame: pl.DataFrame, table: RuleTable, *, use_text: bool) -> pl.DataFrame:
-    """Add ``sigset`` (sorted list) and ``sigkey`` (its joined key) to a prepared frame."""
-    sets = pl.col("signals")
+    """Add ``sigkey``: each event's signal set (named + found in text), sorted and joined."""
+    # (list.sort on strings is slow in polars; the few distinct combinations are sorted below)
+    named = frame["signals"].list.unique(maintain_order=True).list.join(SEP)
     if use_text and text_rules(table) and frame["text"].null_count() < frame.height:
-        frame = frame.with_columns(text_signals(frame["text"], table))
-        sets = pl.concat_list([pl.col("signals"), pl.col("text_signals")])
-    frame = frame.with_columns(sigset=sets.list.unique().list.sort())
-    frame = frame.with_columns(sigkey=pl.col("sigset").list.join(SEP))
-    if "text_signals" in frame.columns:
-        frame = frame.drop("text_signals")
-    return frame
+        tpat, patterns = text_signal_patterns(frame["text"], table)
+    else:
+        tpat, patterns = np.zeros(frame.height, dtype=np.int64), [()]
+    pairs = pl.DataFrame({"_named": named, "_tpat": tpat})
+    combos = pairs.unique(maintain_order=True)
+    keys = []
+    for nk, tp in combos.iter_rows():
+        ss = set(nk.split(SEP)) if nk else set()
+        ss.update(patterns[tp])
+        keys.append(SEP.join(sorted(ss)))
+    combos = combos.with_columns(sigkey=pl.Series(keys, dtype=pl.Utf8))
+    sigkey = pairs.join(combos, on=["_named", "_tpat"], how="left", maintain_order="left")["sigkey"]
+    return frame.with_columns(sigkey=sigkey)

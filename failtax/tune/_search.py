@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as sps
+from scipy import special
 
-from failtax.analysis.stats import binomial_test_greater, newcombe_diff_interval
+from failtax.analysis.stats import newcombe_diff_interval
 from failtax.table import RouteRule
-from failtax.tune._design import Design, replay_routes
+from failtax.tune._design import Design, route_masks
 from failtax.tune.changes import ProposedChange, RouteEdit, apply_edits, unique_route_id
 
 
@@ -56,7 +56,18 @@ class Evaluation:
     gain_high: float
     p_value: float
     since: int | None
-    moves: tuple[tuple[int, int, int], ...] = field(default=())
+    transitions: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # old, new bucket, count per group
+    effect: int = 0  # hash of (moved sets, their new buckets)
+
+    @property
+    def moves(self) -> tuple[tuple[int, int, int], ...]:
+        if self.transitions is None:
+            return ()
+        o, nw, n = self.transitions
+        B = int(max(o.max(), nw.max())) + 1 if len(o) else 0
+        mat = np.zeros((B, B), dtype=np.int64)
+        np.add.at(mat, (o, nw), n)
+        return tuple((int(i), int(j), int(mat[i, j])) for i, j in zip(*np.nonzero(mat), strict=True))
 
     def to_change(self, design: Design, status: str, reason: str = "") -> ProposedChange:
         b = design.buckets
@@ -80,6 +91,17 @@ class Evaluation:
             status=status,
             reason=reason,
         )
+
+
+def sign_test_greater(wins: int, losses: int) -> float:
+    """One-sided exact binomial (sign) test: P(X >= wins) for X ~ Bin(wins + losses, 1/2).
+
+    >>> round(sign_test_greater(9, 1), 4)
+    0.0107
+    """
+    if wins <= 0:
+        return 1.0
+    return float(special.betainc(wins, losses + 1, 0.5))
 
 
 def _bern_ll(b: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -112,7 +134,7 @@ def change_point(b_w: np.ndarray, c_w: np.ndarray, *, alpha: float) -> int | Non
     ll0 = float(_bern_ll(np.array([tb]), np.array([tc]))[0])
     k = int(np.argmax(ll))
     stat = 2.0 * (float(ll[k]) - ll0)
-    if stat <= 0 or sps.chi2.sf(stat, 1) * (W - 1) >= alpha:
+    if stat <= 0 or special.chdtrc(1, stat) * (W - 1) >= alpha:
         return None
     b1, c1 = cb[k], cc[k]
     b2, c2 = tb - b1, tc - c1
@@ -148,21 +170,41 @@ class Searcher:
         self.week_tot = design.week_totals()
         self.L = design.label_counts()
         self.n_evaluated = 0
+        self._masks: dict[RouteRule, np.ndarray] = {}
 
     # ------------------------------------------------------------------ replay
-    def replay(self, routes: Sequence[RouteRule]) -> tuple[np.ndarray, np.ndarray]:
-        return replay_routes(self.d.sets, routes, self.fallback, self.d.col, self.bidx)
+    def _mask(self, route: RouteRule) -> np.ndarray:
+        """Which sets ``route`` matches (cached: candidates share most routes)."""
+        m = self._masks.get(route)
+        if m is None:
+            m = route_masks(self.d.sets, [route], self.d.col)[0]
+            self._masks[route] = m
+        return m
+
+    def replay(self, routes: Sequence[RouteRule], set_ids: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Bucket and deciding route index (``len(routes)`` = fallback) per set."""
+        n = self.d.sets.shape[0] if set_ids is None else len(set_ids)
+        bucket = np.full(n, self.fallback, dtype=np.int64)
+        rule = np.full(n, len(routes), dtype=np.int64)
+        if n == 0 or not routes:
+            return bucket, rule
+        masks = np.stack([self._mask(r) for r in routes])
+        if set_ids is not None:
+            masks = masks[:, set_ids]
+        hit = masks.any(axis=0)
+        first = np.argmax(masks, axis=0)
+        rb = np.array([self.bidx[r.bucket] for r in routes], dtype=np.int64)
+        rule[hit] = first[hit]
+        bucket[hit] = rb[first[hit]]
+        return bucket, rule
 
     def agreement(self, bucket: np.ndarray, weeks: slice | None = None) -> tuple[int, int]:
         """(agreeing decisions, decisions) under per-set buckets ``bucket``."""
         d = self.d
-        m = d.g_agree_row
-        if weeks is not None:
-            wk = np.zeros(d.n_weeks, dtype=bool)
-            wk[weeks] = True
-            m = m & wk[d.g_week]
-        ag = d.agree[d.g_action[m], bucket[d.g_set[m]]]
-        return int(d.g_n[m][ag].sum()), int(d.g_n[m].sum())
+        c = d.counts if weeks is None else d.counts[:, :, weeks]
+        per = c.sum(axis=2)  # (U, Kd)
+        ag = d.agree[:, bucket].T  # (U, Kd)
+        return int((per * ag).sum()), int(per[:, d.kind_agree_row].sum())
 
     # ------------------------------------------------------------------ evaluate
     def evaluate(self, cand: Candidate, routes: tuple[RouteRule, ...], cur: np.ndarray) -> Evaluation | None:
@@ -174,57 +216,42 @@ class Searcher:
         set_ids = d.sets_with(cand.touched)
         if len(set_ids) == 0:
             return None
-        nb, _ = replay_routes(d.sets[set_ids], new_routes, self.fallback, d.col, self.bidx)
+        nb, _ = self.replay(new_routes, set_ids)
         ob = cur[set_ids]
         mv = nb != ob
         if not mv.any():
             return None
         self.n_evaluated += 1
         ms = set_ids[mv]
-        newb = cur.copy()
-        newb[ms] = nb[mv]
-        g = d.groups_of(ms)
-        gs = d.g_set[g]
-        o = cur[gs]
-        nw = newb[gs]
-        a = d.g_action[g]
-        ao = d.agree[a, o]
-        an = d.agree[a, nw]
-        r = d.g_agree_row[g]
-        n = d.g_n[g]
-        w = d.g_week[g]
-        W = d.n_weeks
-        lab = d.g_label[g] >= 0
-
-        def per_week(mask: np.ndarray) -> np.ndarray:
-            return np.bincount(w, weights=n * mask, minlength=W)
-
-        b_w = per_week(an & ~ao & r)
-        c_w = per_week(ao & ~an & r)
-        since = change_point(b_w, c_w, alpha=self.alpha)
+        o = ob[mv]
+        nw = nb[mv]
+        sub = d.counts[ms]  # (m, Kd, W)
+        ao = d.agree[:, o].T  # (m, Kd)
+        an = d.agree[:, nw].T
+        row = np.broadcast_to(d.kind_agree_row, ao.shape)
+        lab = np.broadcast_to(d.kind_label >= 0, ao.shape)
+        masks = np.stack([an & ~ao, ao & ~an, ao, an, row, lab], axis=2).astype(np.int64)  # (m, Kd, 6)
+        per_week = np.einsum("mkw,mkj->jw", sub, masks)  # (6, W)
+        b_w, c_w = per_week[0], per_week[1]
+        tb, tc = b_w.sum(), c_w.sum()
+        since = change_point(b_w, c_w, alpha=self.alpha) if (tb >= 3 and tc > 0) else None
         sl = slice(since or 0, None)
-        wins = int(b_w[sl].sum())
-        losses = int(c_w[sl].sum())
-        k_old = int(per_week(ao & r)[sl].sum())
-        k_new = int(per_week(an & r)[sl].sum())
-        n_moved = int(per_week(r)[sl].sum())
-        support = int(per_week(lab)[sl].sum())
+        tot = per_week[:, sl].sum(axis=1)
+        wins, losses, k_old, k_new, n_moved, support = (int(x) for x in tot)
         N = int(self.week_tot[sl].sum())
-        moved = int(n.sum())
+        per_set = sub.sum(axis=(1, 2))
+        moved = int(per_set.sum())
         gain = (wins - losses) / N if N else 0.0
-        if n_moved > 0 and N > 0:
+        if n_moved > 0 and N > 0 and wins > losses:
             lo, hi = newcombe_diff_interval(k_new, n_moved, k_old, n_moved)
             lo, hi = lo * n_moved / N, hi * n_moved / N
         else:
             lo = hi = math.nan
-        p = binomial_test_greater(wins, wins + losses, 0.5) if wins + losses else 1.0
-        mat = np.zeros((len(d.buckets), len(d.buckets)), dtype=np.int64)
-        np.add.at(mat, (o, nw), n)
-        moves = tuple((int(i), int(j), int(mat[i, j])) for i, j in zip(*np.nonzero(mat)))
         return Evaluation(
             cand=cand, routes=new_routes, moved=moved, support=support, wins=wins, losses=losses,
             n=N, k_old=k_old, k_new=k_new, n_moved=n_moved, gain=gain, gain_low=lo, gain_high=hi,
-            p_value=p, since=since, moves=moves,
+            p_value=sign_test_greater(wins, losses), since=since, transitions=(o, nw, per_set),
+            effect=hash((ms.tobytes(), nw.tobytes())),
         )
 
     def refusal(self, e: Evaluation, alpha_adj: float) -> str:
@@ -248,7 +275,8 @@ class Searcher:
         for _ in range(max_changes + 1):
             cur, rule = self.replay(routes)
             evals = self._evaluate_all(routes, cur, rule)
-            m = max(1, len(evals))
+            # Candidates that move the same events to the same buckets test one hypothesis.
+            m = max(1, len({e.effect for e in evals}))
             alpha_adj = self.alpha / m
             passing = [e for e in evals if not self.refusal(e, alpha_adj)]
             if not passing or len(accepted) >= max_changes:
@@ -288,7 +316,7 @@ class Searcher:
         out: list[Candidate] = []
         ids = [r.id for r in routes]
         R = len(routes)
-        thr = max(1, self.min_support // 4)
+        thr = max(1, self.min_support // 4)  # a target bucket needs this many of the labels
         buckets = d.buckets
         L = self.L
 
@@ -302,7 +330,7 @@ class Searcher:
         for s in d.vocab:
             sids = d.sets_with([s])
             tot = L[sids].sum(axis=0)
-            if tot.sum() < self.min_support:
+            if tot.sum() < self.min_support // 2:
                 continue
             Rs = [i for i, r in enumerate(routes) if s in r.any]
             removal = [RouteEdit.remove_signal(routes[i].id, s) for i in Rs]
@@ -326,12 +354,9 @@ class Searcher:
                                              (*removal, RouteEdit.add_signal(r.id, s)), (s,), B, (s,)))
                 new_id = unique_route_id(s, [x for x in ids if x not in gone])
                 rr = RouteRule(id=new_id, bucket=B, any=(s,))
-                positions = {0}
-                if Rs:
-                    positions.add(min(Rs))
-                else:
-                    positions.update(range(R + 1))
-                positions.add(min(first, R))
+                # Every position up to the route that decides these events now: where a
+                # new route sits decides which other signals it wins against.
+                positions = set(range(max(min(Rs), min(first, R)) + 1)) if Rs else set(range(R + 1))
                 for p in sorted(positions):
                     before = anchor(p, gone)
                     where = f"before route {before!r}" if before else "at the end"
@@ -370,17 +395,29 @@ class Searcher:
                         continue
                     sa = d.sets[:, d.col[a]] & d.sets[:, [d.col[s] for s in inter]].any(axis=1)
                     bi = self.bidx[r2.bucket]
-                    if L[sa, bi].sum() < thr or L[sa].sum() < self.min_support:
+                    if L[sa, bi].sum() < thr or L[sa].sum() < self.min_support // 2:
                         continue
-                    rid = unique_route_id(f"{a}-with-{r2.id}", ids)
-                    rr = RouteRule(id=rid, bucket=r2.bucket, any=others, all=(a,))
+                    # Variant 2 leaves out the signals whose pairs with `a` the data contradicts.
+                    agreeing = []
+                    for s in others:
+                        if s in d.col:
+                            lab = L[d.sets[:, d.col[a]] & d.sets[:, d.col[s]]].sum(axis=0)
+                            if lab.sum() >= 3 and lab[bi] * 2 <= lab.sum():
+                                continue
+                        agreeing.append(s)
+                    variants = [(others, f"any signal of route {r2.id!r}")]
+                    if agreeing and tuple(agreeing) != others:
+                        variants.append((tuple(agreeing), "any of " + ", ".join(repr(x) for x in agreeing)))
                     first = int(rule[sa].min()) if sa.any() else i
-                    for p in sorted({i, min(first, i)}):
-                        out.append(Candidate(
-                            "add-combination-route",
-                            f"route {a!r} together with any signal of route {r2.id!r} to {r2.bucket} "
-                            f"(new route {rid!r} before route {routes[p].id!r})",
-                            (RouteEdit.insert(rr, before=routes[p].id),), (a, *others), r2.bucket, (a,)))
+                    for anys, what in variants:
+                        rid = unique_route_id(f"{a}-with-{r2.id}", ids)
+                        rr = RouteRule(id=rid, bucket=r2.bucket, any=anys, all=(a,))
+                        for p in range(min(first, i) + 1):
+                            out.append(Candidate(
+                                "add-combination-route",
+                                f"route {a!r} together with {what} to {r2.bucket} "
+                                f"(new route {rid!r} before route {routes[p].id!r})",
+                                (RouteEdit.insert(rr, before=routes[p].id),), (a, *anys), r2.bucket, (a,)))
 
         # --- signal pairs
         out.extend(self._pair_candidates(routes, cur, rule, thr))
@@ -396,7 +433,7 @@ class Searcher:
             return []
         S = d.sets.astype(np.float64)
         total = S.T @ (S * L.sum(axis=1, keepdims=True))
-        iu = np.argwhere(np.triu(total >= self.min_support, k=1))
+        iu = np.argwhere(np.triu(total >= max(1, self.min_support // 2), k=1))
         out = []
         ids = [r.id for r in routes]
         R = len(routes)
@@ -412,7 +449,7 @@ class Searcher:
                 B = d.buckets[bi]
                 rid = unique_route_id(f"{a}-and-{b}", ids)
                 rr = RouteRule(id=rid, bucket=B, all=(a, b))
-                for p in sorted({0, min(first, R)}):
+                for p in range(min(first, R) + 1):
                     before = routes[p].id if p < R else None
                     where = f"before route {before!r}" if before else "at the end"
                     out.append(Candidate("add-combination-route", f"route {a!r} with {b!r} to {B} (new route {rid!r} {where})",

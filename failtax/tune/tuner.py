@@ -174,7 +174,7 @@ class TableTuner(BaseEstimator):
         taxonomy: Any = "replay",
         *,
         base_table: Any = None,
-        min_support: int = 20,
+        min_support: int = 10,
         alpha: float = 0.05,
         min_gain: float = 0.001,
         max_changes: int = 20,
@@ -263,10 +263,10 @@ class TableTuner(BaseEstimator):
     def _cross_validate(self, design: Design, base: RuleTable) -> AgreementEstimate:
         rng = np.random.default_rng(self.random_state)
         k = int(self.cv)
-        folds = _split_counts(design.g_n, k, rng)
+        folds = _split_counts(design.counts, k, rng)
         tot = dict(k_old=0, k_new=0, n=0, mk_old=0, mk_new=0, n_moved=0)
         for f in range(k):
-            train = design.with_counts(design.g_n - folds[f])
+            train = design.with_counts(design.counts - folds[f])
             test = design.with_counts(folds[f])
             s = self._searcher(train, base.fallback)
             routes, _, _ = s.run(base.route, max_changes=int(self.max_changes))
@@ -350,18 +350,14 @@ def _split_counts(counts: np.ndarray, k: int, rng: np.random.Generator) -> list[
 
 
 def _counts(design: Design, old_b: np.ndarray, new_b: np.ndarray, weeks: slice) -> dict[str, int]:
-    wk = np.zeros(design.n_weeks, dtype=bool)
-    wk[weeks] = True
-    m = design.g_agree_row & wk[design.g_week]
-    a = design.g_action[m]
-    s = design.g_set[m]
-    n = design.g_n[m]
-    ao = design.agree[a, old_b[s]]
-    an = design.agree[a, new_b[s]]
-    moved = old_b[s] != new_b[s]
+    per = design.counts[:, :, weeks].sum(axis=2)  # (U, Kd)
+    ao = design.agree[:, old_b].T
+    an = design.agree[:, new_b].T
+    row = per * design.kind_agree_row
+    moved = (old_b != new_b)[:, None]
     return dict(
-        k_old=int(n[ao].sum()), k_new=int(n[an].sum()), n=int(n.sum()),
-        mk_old=int(n[ao & moved].sum()), mk_new=int(n[an & moved].sum()), n_moved=int(n[moved].sum()),
+        k_old=int((per * ao).sum()), k_new=int((per * an).sum()), n=int(row.sum()),
+        mk_old=int((per * (ao & moved)).sum()), mk_new=int((per * (an & moved)).sum()), n_moved=int((row * moved).sum()),
     )
 
 
