@@ -123,7 +123,7 @@ class Classification:
         elif self.taxonomy == "devflow":
             out.update(
                 failure_type=self.bucket,
-                signal=self.matched_line,
+                signal=_message_part(self.matched_line, self.source_file),
                 source_file=self.source_file,
                 source_line=self.source_line,
                 auto_recoverable=self.auto_recoverable,
@@ -147,6 +147,18 @@ class Classification:
         if self.warnings:
             out["warnings"] = list(self.warnings)
         return out
+
+
+def _message_part(line: str | None, source_file: str | None) -> str | None:
+    """The matched line without a leading ``file(line,col):`` / ``file:line:col:`` location.
+
+    Seed 001 reports the location in ``source_file``/``source_line`` and the message in
+    ``signal``: ``src/a.ts(42,5): error TS2304: …`` → ``error TS2304: …``.
+    """
+    if not line or not source_file or not line.startswith(source_file):
+        return line
+    rest = re.sub(r"^(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?)?\s*[:\-–]?\s*", "", line[len(source_file):])
+    return rest or line
 
 
 def render_template(template: str, facts: Mapping[str, str]) -> str:
@@ -313,7 +325,8 @@ def _matched_line(rule_ids: list[str], ct: CompiledTable, combined: str, hay: st
                 best = i
         rx = ct.regex.get(rid)
         if rx is not None:
-            m = rx.search(hay)
+            # Table regexes see the text with its case kept (offsets equal the hay's).
+            m = rx.search(combined)
             if m is not None and (best is None or m.start() < best):
                 best = m.start()
     return None if best is None else _line_at(combined, best)

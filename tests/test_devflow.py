@@ -79,8 +79,9 @@ def test_seed_structured_output_example():
     out = devflow(SEED_TEXT, exit_code=2).to_dict()
     assert out["failure_type"] == "compile"
     assert out["severity"] == "blocking"
-    assert out["signal"] == SEED_TEXT  # the whole matched line
-    assert "error TS2304: Cannot find name 'UserProfile'" in out["signal"]
+    # The seed reports the location apart from the message: signal is the message part.
+    assert out["signal"].startswith("error TS2304: Cannot find name 'UserProfile'")
+    assert "middleware.ts" not in out["signal"]
     assert out["source_file"] == "src/auth/middleware.ts"
     assert out["source_line"] == 42
     assert out["auto_recoverable"] is True
