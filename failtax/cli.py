@@ -214,6 +214,137 @@ def verdict_cmd(files: tuple[str, ...]) -> None:
         sys.exit(EXIT_BAD_INPUT)
 
 
+# --------------------------------------------------------------------------- agreement, signals
+
+_ANALYSIS_TAXONOMIES = ("replay", "regen", "preexec")
+
+
+def _analysis_options(fn: Any) -> Any:
+    """The options `failtax agreement` and `failtax signals` share."""
+    opts = [
+        click.option("--telemetry", metavar="GLOB", multiple=True,
+                     help="Telemetry files, globs or folders to load (in memory); repeatable."),
+        click.option("--db", "db", type=click.Path(dir_okay=False), help="A database built by `failtax load --db FILE`."),
+        click.option("--taxonomy", "-t", "taxonomies", multiple=True, type=click.Choice(_ANALYSIS_TAXONOMIES),
+                     help="Only this taxonomy (repeatable); default: every one present."),
+        click.option("--since", metavar="DATE", help="Ignore decisions classified before this ISO date."),
+        click.option("--min-count", type=click.IntRange(min=1), default=30, show_default=True,
+                     help="Flag (not hide) rates resting on fewer decisions."),
+        click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables."),
+    ]
+    for opt in reversed(opts):
+        fn = opt(fn)
+    return fn
+
+
+def _load_decisions(telemetry: tuple[str, ...], db: str | None, since: str | None) -> Any:
+    """The decisions as polars, from telemetry files or a database (validated once)."""
+    import datetime as dt
+
+    if bool(telemetry) == bool(db):
+        raise click.UsageError("give --telemetry GLOB (files to load) or --db FILE (a loaded database), one of them")
+    if since is not None:
+        try:
+            dt.date.fromisoformat(since)
+        except ValueError:
+            raise click.BadParameter(f"not an ISO date (YYYY-MM-DD): {since!r}", param_hint="--since") from None
+    from failtax.analysis.frames import as_decisions
+    from failtax.telemetry import connect, load
+
+    tel = load(list(telemetry)) if telemetry else connect(db)
+    try:
+        return as_decisions(tel.decisions)
+    finally:
+        tel.close()
+
+
+def _present_taxonomies(df: Any, wanted: tuple[str, ...]) -> list[str]:
+    present = set(df["taxonomy"].drop_nulls().unique().to_list())
+    return [t for t in _ANALYSIS_TAXONOMIES if t in present and (not wanted or t in wanted)]
+
+
+@cli.command("agreement")
+@_analysis_options
+@click.option("--rules", "with_rules", is_flag=True, help="Add rule diagnostics of each taxonomy's shipped table.")
+def agreement_cmd(telemetry: tuple[str, ...], db: str | None, taxonomies: tuple[str, ...], since: str | None,
+                  min_count: int, as_json: bool, with_rules: bool) -> None:
+    """How often people's actions agree with the AI's suggestions.
+
+    \b
+    Overall and by taxonomy, event family, AI bucket, skill, project, signal and week:
+    agreement rate (actions that carry out the suggestion, of decided non-skip
+    decisions), opt-out (skip) rate, each with its count and a Wilson 95% interval;
+    macro-F1, Cohen's kappa and the confusion matrix of AI bucket vs the bucket the
+    action implies; decision latency (median, p90) for agreements, overrides, opt-outs.
+    Slices resting on fewer than --min-count decisions are marked "low n".
+
+    \b
+    Examples:
+      failtax agreement --telemetry 'logs/**/*.jsonl'
+      failtax agreement --db telemetry.duckdb --taxonomy replay --since 2026-09-01 --json
+    """
+    from failtax.analysis import diagnose_rules, measure_agreement
+    from failtax.analysis.render import format_agreement
+
+    df = _load_decisions(telemetry, db, since)
+    taxes = _present_taxonomies(df, taxonomies)
+    report = measure_agreement(df, taxonomy=taxes, since=since, min_count=min_count)
+    rules = [diagnose_rules(df, taxonomy=t, since=since, min_count=min_count) for t in taxes] if with_rules else []
+    if as_json:
+        payload = report.to_dict()
+        if with_rules:
+            payload["rules"] = [d.to_dict() for d in rules]
+        click.echo(_dumps(payload))
+    else:
+        click.echo(format_agreement(report, rules=rules), nl=False)
+
+
+@cli.command("signals")
+@_analysis_options
+@click.option("--table", "table_path", type=click.Path(dir_okay=False),
+              help="Test this rule table's routing instead of the shipped one (needs one --taxonomy).")
+@click.option("--examples", type=click.IntRange(min=0), default=3, show_default=True,
+              help="Override events kept per signal (text redacted).")
+@click.option("--limit", type=click.IntRange(min=1), help="Print only the first N signals (tables only).")
+def signals_cmd(telemetry: tuple[str, ...], db: str | None, taxonomies: tuple[str, ...], since: str | None,
+                min_count: int, as_json: bool, table_path: str | None, examples: int, limit: int | None) -> None:
+    """Signals that mislead: where people override the table's routing, ranked.
+
+    \b
+    For each signal: how often people override when it is present and to which bucket,
+    the bucket the table routes it to, how often people's actions match that bucket
+    where it decided (vs. the baseline over all decisions, exact binomial test), lift of
+    each bucket given the signal, drift by week, and example events. Ranked most
+    misleading first; --json prints that ranked list.
+
+    \b
+    Examples:
+      failtax signals --db telemetry.duckdb
+      failtax signals --telemetry data/ --taxonomy replay --table tuned.toml --json
+    """
+    from failtax.analysis import find_misleading_signals
+    from failtax.analysis.render import format_signals
+
+    df = _load_decisions(telemetry, db, since)
+    taxes = _present_taxonomies(df, taxonomies)
+    if table_path and len(taxes) != 1:
+        raise click.UsageError("--table needs exactly one --taxonomy (the table's)")
+    records: list[dict[str, Any]] = []
+    for t in taxes:
+        found = find_misleading_signals(df, taxonomy=t, table=table_path, since=since, min_count=min_count,
+                                        n_examples=examples)
+        records.extend(found.to_records())
+    records.sort(key=lambda r: (not r["misleading"], not r["fallback_wrong"],
+                                -(r["excess_low"] if r["excess_low"] is not None else -2.0),
+                                r["p_value"], r["taxonomy"], r["signal"]))
+    for i, r in enumerate(records, 1):
+        r["rank"] = i
+    if as_json:
+        click.echo(_dumps(records))
+    else:
+        click.echo(format_signals(records, limit=limit), nl=False)
+
+
 # --------------------------------------------------------------------------- taxonomies
 
 

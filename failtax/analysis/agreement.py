@@ -290,7 +290,12 @@ def summarize_agreement(
         need.append("ts")
     df = filter_decisions(as_decisions(decisions, columns=need), taxonomy=taxonomy, since=since)
     if by == "signal":
-        df = df.with_columns(pl.col("signals").alias("signal")).explode("signal")
+        # An event without signals counts once under a NULL signal (an empty list would
+        # vanish in the explode).
+        df = df.with_columns(
+            pl.when(pl.col("signals").list.len() > 0).then(pl.col("signals"))
+            .otherwise(pl.lit(None, dtype=pl.List(pl.String))).alias("signal")
+        ).explode("signal")
     return _slice_table(df, keys, min_count)
 
 

@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from scipy import sparse
 
 from failtax.analysis.agreement import frame_records
 from failtax.analysis.rules import ensure_reclassified
@@ -45,7 +44,9 @@ class SuspectLabels:
 
     ``flagged``: one row per suspect decision (``event_id``, its signals, the given and
     suggested buckets with their probabilities and thresholds, ``reason``);
-    ``thresholds``: bucket → average self-confidence; ``n_labelled``: decisions scored.
+    ``thresholds``: bucket → average self-confidence; ``n_labelled``: decisions scored;
+    ``probabilities``: every labelled decision's out-of-fold probability of each bucket
+    (one column per bucket).
     """
 
     taxonomy: str
@@ -54,6 +55,7 @@ class SuspectLabels:
     random_state: int
     thresholds: dict[str, float]
     flagged: pl.DataFrame
+    probabilities: pl.DataFrame
 
     @property
     def event_ids(self) -> tuple[str, ...]:
@@ -157,14 +159,10 @@ def find_suspect_labels(
     ev = ev.join(set_of_combo, on="combo", how="left", maintain_order="left")
     sig_names = sorted({x for lst in uniq["_set"].to_list() for x in lst})
     col = {x: j for j, x in enumerate(sig_names)}
-    rows_i, cols_j = [], []
+    x_all = np.zeros((uniq.height, max(len(sig_names), 1)))
     for sid, lst in uniq.select("sig", "_set").iter_rows():
         for x in lst:
-            rows_i.append(sid)
-            cols_j.append(col[x])
-    x_all = sparse.csr_matrix(
-        (np.ones(len(rows_i)), (rows_i, cols_j)), shape=(uniq.height, max(len(sig_names), 1))
-    ).toarray()
+            x_all[sid, col[x]] = 1.0
 
     counts = ev.group_by("_fold", "sig", "implied_bucket").agg(pl.len().cast(pl.Int64).alias("k"))
     total = counts.group_by("sig", "implied_bucket").agg(pl.col("k").sum().alias("kt"))
@@ -172,7 +170,8 @@ def find_suspect_labels(
     for f in range(n_folds):
         in_f = counts.filter(pl.col("_fold") == f).select("sig", "implied_bucket", pl.col("k").alias("kf"))
         tr = total.join(in_f, on=["sig", "implied_bucket"], how="left").with_columns(
-            (pl.col("kt") - pl.col("kf").fill_null(0)).alias("w")).filter(pl.col("w") > 0)
+            (pl.col("kt") - pl.col("kf").fill_null(0)).alias("w")).filter(pl.col("w") > 0).sort("sig", "implied_bucket")
+        # (sorted: group-by order varies between runs, and the fit's floats with it)
         test_sets = in_f["sig"].unique().sort().to_numpy()
         if len(test_sets) == 0:
             continue
@@ -240,4 +239,8 @@ def find_suspect_labels(
         random_state=random_state,
         thresholds={b: float(t) for b, t in zip(classes, thresholds, strict=True)},
         flagged=flagged,
+        probabilities=scored.select(
+            pl.col("event_id").cast(pl.String), "implied_bucket",
+            *[pl.col(f"p_{j}").alias(b) for j, b in enumerate(classes)],
+        ).sort("event_id"),
     )

@@ -32,12 +32,11 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from scipy import stats as _sps
 
 from failtax.analysis.agreement import DEFAULT_MIN_COUNT, frame_records
 from failtax.analysis.frames import as_decisions, filter_decisions
 from failtax.analysis.reclassify import Reclassified, evaluable, reclassify, resolve_table
-from failtax.analysis.stats import Rate, newcombe_diff_interval, rate, wilson_interval
+from failtax.analysis.stats import Rate, binomial_test_greater, newcombe_diff_interval, rate, wilson_interval
 from failtax.errors import InputError
 from failtax.table import RuleTable, load_table
 
@@ -411,7 +410,7 @@ def _shadowing(rc: Reclassified, labels: pl.DataFrame, alpha: float) -> pl.DataF
     # route's bucket win more often than chance (one-sided, exact)?
     kb = out["n_shadowed_right"].to_numpy()
     ka = out["n_winner_right"].to_numpy()
-    p = np.where(kb + ka > 0, _sps.binom.sf(kb - 1, kb + ka, 0.5), 1.0) if out.height else np.array([])
+    p = np.array([binomial_test_greater(int(b), int(a + b), 0.5) for a, b in zip(ka, kb, strict=True)], dtype=float)
     m = max(out.height, 1)
     out = out.with_columns(
         pl.Series("p_value", p, dtype=pl.Float64),

@@ -41,11 +41,10 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from scipy import stats as _sps
 
 from failtax.analysis.agreement import DEFAULT_MIN_COUNT, frame_records
 from failtax.analysis.rules import ensure_reclassified, signal_routes
-from failtax.analysis.stats import newcombe_diff_interval, wilson_interval
+from failtax.analysis.stats import binomial_test_less, newcombe_diff_interval, wilson_interval
 from failtax.taxonomy import load_taxonomy
 
 __all__ = ["MisleadingSignals", "find_misleading_signals", "redact_text"]
@@ -242,7 +241,7 @@ def find_misleading_signals(
     k = out["n_match"].to_numpy()
     n = out["n_labelled"].to_numpy()
     testable = (n >= min_count) & (n > 0) & np.isfinite(p0)
-    pval = np.where(testable, _sps.binom.cdf(k, np.maximum(n, 1), p0 if np.isfinite(p0) else 0.5), 1.0)
+    pval = np.where(testable, binomial_test_less(k, n, p0 if np.isfinite(p0) else 0.5), 1.0)
     m = max(int(testable.sum()), 1)
     hi = out["match_rate_high"].to_numpy()
     excess = p0 - out["match_rate"].to_numpy()
@@ -355,7 +354,7 @@ def _drift(sig: pl.DataFrame, ev: pl.DataFrame, *, min_count: int, alpha: float,
             cands.append((s, weeks, best))
     m_tests = max(n_tests, 1)
     for s, weeks, (z, i, n1, m1, n2, m2) in cands:
-        p = float(_sps.norm.sf(z))
+        p = 0.5 * math.erfc(z / math.sqrt(2))  # one-sided: P[Z > z]
         lo, hi = newcombe_diff_interval(int(m2), int(n2), int(m1), int(n1))
         sub = to_b.filter((pl.col("signal") == s) & (pl.col("week") >= weeks[i]))
         tb = None

@@ -11,11 +11,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as _sps
 
 __all__ = [
     "Rate",
     "binomial_test_greater",
+    "binomial_test_less",
     "newcombe_diff_interval",
     "rate",
     "two_proportion_z_test",
@@ -75,14 +75,34 @@ def two_proportion_z_test(k1, n1, k2, n2) -> float:
     if se == 0:
         return 1.0
     zval = (k1 / n1 - k2 / n2) / se
-    return float(2 * _sps.norm.sf(abs(zval)))
+    return float(math.erfc(abs(zval) / math.sqrt(2)))  # 2 * P[Z > |z|]
 
 
 def binomial_test_greater(k: int, n: int, p0: float) -> float:
     """One-sided exact binomial p-value of observing ``k`` or more successes in ``n`` at ``p0``."""
     if n == 0:
         return 1.0
-    return float(_sps.binom.sf(k - 1, n, p0))
+    if k <= 0:
+        return 1.0
+    from scipy.special import bdtrc  # imported here: scipy.stats costs seconds to import
+
+    return float(bdtrc(int(k) - 1, int(n), p0))
+
+
+def binomial_test_less(k, n, p0):
+    """One-sided exact binomial p-value of observing ``k`` or fewer successes in ``n`` at ``p0``.
+
+    Works on scalars or numpy arrays; 1.0 where ``n == 0``.
+
+    >>> round(binomial_test_less(2, 20, 0.5) * 2**20)
+    211
+    """
+    from scipy.special import bdtr
+
+    k = np.asarray(k, dtype=np.int64)
+    n = np.asarray(n, dtype=np.int64)
+    out = np.where(n > 0, bdtr(np.clip(k, 0, None), np.maximum(n, 1), p0), 1.0)
+    return float(out) if out.ndim == 0 else out
 
 
 @dataclass(frozen=True, slots=True)
