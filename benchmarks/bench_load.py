@@ -1,0 +1,211 @@
+"""Benchmark: loading failure events into DuckDB with failtax vs bare readers.
+
+Generates N seeded failure events (seed 000 format, about 500 bytes each; 1,000,000
+make about 500 MB) split over a few files, then times, in the same run:
+
+- ``failtax.telemetry.load`` into a fresh database file (validation, quarantine,
+  duplicate removal, views);
+- a bare DuckDB ``read_json`` of the same files with the columns declared, into a
+  fresh database file (no checks: broken lines would be silently nulled);
+- ``pandas.read_json(lines=True)`` on a subset (it needs several GB for the full set),
+  scaled linearly to N — the output says so.
+
+Peak memory of the failtax load is sampled in a child process (RSS, every 10 ms) and
+taken from ``resource.getrusage``. Times are the best of ``--repeat`` runs.
+
+    python benchmarks/bench_load.py                 # 1,000,000 events
+    python benchmarks/bench_load.py --events 200000 # quicker
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import random
+import resource
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+SIGNALS = [
+    "electron-crash", "chromium-error", "click-no-effect-on-clickable-element", "timeout-on-trivial-wait",
+    "internal-error-in-mcp-output", "element-not-found", "selector-timeout", "label-path-mismatch",
+    "nav-target-404", "aria-label-changed", "assertion-failed-on-passing-step", "unexpected-error-toast",
+    "wrong-page-after-action", "network-500-from-app", "form-validation-rejected-valid-input",
+]
+BUCKETS = {"infra": "report-bug", "stale-script": "regenerate", "product-defect": "share-defect"}
+ACTIONS = ["regenerate", "report-bug", "share-email", "share-ticket", "retry", "muggle-feedback", "skip"]
+WORDS = ("locator click timeout exceeded waiting for selector element button submit form page "
+         "navigation expected received assertion failed network error response status visible "
+         "hidden enabled disabled checkout login signup dashboard settings profile").split()
+
+
+def generate(out_dir: Path, events: int, *, files: int = 4, seed: int = 1) -> list[Path]:
+    """Write ``events`` failure events (classified + resolved pairs) into ``files`` files."""
+    rng = random.Random(seed)
+    excerpts = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(45, 70))) for _ in range(2000)]
+    steps = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 8))).capitalize() for _ in range(500)]
+    paths = [out_dir / f"failure-events-{i:02d}.jsonl" for i in range(files)]
+    handles = [open(p, "w", encoding="utf-8") for p in paths]
+    dumps = json.dumps
+    try:
+        for i in range(0, events, 2):
+            fh = handles[(i // 2) % files]
+            bucket = rng.choice(list(BUCKETS))
+            t = 1788739200 + i * 7
+            ts = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{i % 1000:03d}Z"
+            ts2 = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t + rng.randint(5, 300))) + f".{(i * 7) % 1000:03d}Z"
+            run, tc, proj = f"run-{i // 2:07d}", f"tc-{rng.randint(1, 4000):05d}", f"proj-{rng.randint(1, 40):02d}"
+            sig = rng.sample(SIGNALS, rng.randint(1, 3))
+            meta = {"failingStep": rng.choice(steps), "errorExcerpt": rng.choice(excerpts)}
+            fh.write(
+                f'{{"ts":"{ts}","eventType":"replay-failure-classified","skillName":"muggle-test",'
+                f'"aiClassification":"{bucket}","aiSuggestion":"{BUCKETS[bucket]}","runId":"{run}",'
+                f'"testCaseId":"{tc}","projectId":"{proj}","signals":{dumps(sig)},"metadata":{dumps(meta)}}}\n'
+            )
+            if i + 1 < events:
+                fh.write(
+                    f'{{"ts":"{ts2}","eventType":"replay-failure-resolved","skillName":"muggle-test",'
+                    f'"aiClassification":"{bucket}","aiSuggestion":"{BUCKETS[bucket]}",'
+                    f'"userAction":"{rng.choice(ACTIONS)}","runId":"{run}","testCaseId":"{tc}","projectId":"{proj}"}}\n'
+                )
+    finally:
+        for h in handles:
+            h.close()
+    return paths
+
+
+DECLARED = {
+    "ts": "VARCHAR", "eventType": "VARCHAR", "skillName": "VARCHAR", "aiClassification": "VARCHAR",
+    "aiSuggestion": "VARCHAR", "userAction": "VARCHAR", "runId": "VARCHAR", "testCaseId": "VARCHAR",
+    "projectId": "VARCHAR", "signals": "VARCHAR[]", "metadata": "JSON",
+}
+
+
+def time_bare_duckdb(paths: list[Path], db: Path) -> float:
+    import duckdb
+
+    cols = "{" + ", ".join(f"'{k}': '{v}'" for k, v in DECLARED.items()) + "}"
+    files = "[" + ", ".join(f"'{p}'" for p in paths) + "]"
+    t = time.perf_counter()
+    con = duckdb.connect(str(db))
+    con.execute(f"CREATE TABLE t AS SELECT * FROM read_json({files}, format='newline_delimited', columns={cols})")
+    con.close()
+    return time.perf_counter() - t
+
+
+def time_failtax(paths: list[Path], db: Path) -> tuple[float, dict]:
+    from failtax.telemetry import load
+
+    t = time.perf_counter()
+    tel = load([str(p) for p in paths], db=db, progress=False)
+    took = time.perf_counter() - t
+    summary = tel.summary.to_dict()
+    tel.close()
+    return took, summary
+
+
+def _failtax_child(paths: list[str], db: str, q: mp.Queue) -> None:
+    peak = [0]
+    stop = threading.Event()
+
+    def sample() -> None:
+        page = os.sysconf("SC_PAGE_SIZE")
+        while not stop.is_set():
+            try:
+                with open("/proc/self/statm") as fh:
+                    rss = int(fh.read().split()[1]) * page
+                peak[0] = max(peak[0], rss)
+            except OSError:
+                pass
+            time.sleep(0.01)
+
+    th = threading.Thread(target=sample, daemon=True)
+    th.start()
+    took, summary = time_failtax([Path(p) for p in paths], Path(db))
+    stop.set()
+    th.join()
+    ru = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
+    q.put((took, summary, max(peak[0], ru)))
+
+
+def time_pandas(paths: list[Path], limit_lines: int) -> tuple[float, int]:
+    import pandas as pd
+
+    sub = paths[0].with_name("pandas-subset.jsonl")
+    n = 0
+    with open(sub, "w", encoding="utf-8") as out:
+        for p in paths:
+            with open(p, encoding="utf-8") as fh:
+                for line in fh:
+                    if n >= limit_lines:
+                        break
+                    out.write(line)
+                    n += 1
+    t = time.perf_counter()
+    pd.read_json(sub, lines=True)
+    took = time.perf_counter() - t
+    sub.unlink()
+    return took, n
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--events", type=int, default=1_000_000)
+    ap.add_argument("--files", type=int, default=4)
+    ap.add_argument("--pandas-lines", type=int, default=100_000, help="lines pandas reads (scaled to --events)")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--dir", help="work directory (default: a temporary one, removed afterwards)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+
+    work = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="failtax-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        t = time.perf_counter()
+        paths = generate(work, args.events, files=args.files, seed=args.seed)
+        size = sum(p.stat().st_size for p in paths)
+        print(f"generated {args.events:,} events, {size / 1e6:.0f} MB in {len(paths)} files "
+              f"({time.perf_counter() - t:.1f} s, seed {args.seed})")
+        for p in paths:  # warm the page cache so every reader starts equal
+            with open(p, "rb") as fh:
+                while fh.read(1 << 24):
+                    pass
+
+        bare, ours, peak, summary = [], [], 0, {}
+        ctx = mp.get_context("spawn")
+        for _ in range(args.repeat):
+            for name in ("bare.duckdb", "failtax.duckdb"):
+                for q in work.glob(name + "*"):
+                    q.unlink()
+            bare.append(time_bare_duckdb(paths, work / "bare.duckdb"))
+            q: mp.Queue = ctx.Queue()
+            proc = ctx.Process(target=_failtax_child, args=([str(p) for p in paths], str(work / "failtax.duckdb"), q))
+            proc.start()
+            took, summary, rss = q.get()
+            proc.join()
+            ours.append(took)
+            peak = max(peak, rss)
+        pd_time, pd_lines = time_pandas(paths, min(args.pandas_lines, args.events))
+        pd_scaled = pd_time * args.events / pd_lines
+
+        b, o = min(bare), min(ours)
+        print(f"failtax load         {o:7.2f} s  (best of {args.repeat}: {', '.join(f'{x:.2f}' for x in ours)})"
+              f"  -> {summary['events_added']:,} events, {summary['quarantined']} quarantined")
+        print(f"bare DuckDB read_json{b:7.2f} s  (best of {args.repeat}: {', '.join(f'{x:.2f}' for x in bare)})")
+        print(f"pandas read_json     {pd_scaled:7.2f} s  (measured {pd_time:.2f} s on {pd_lines:,} lines, scaled x{args.events / pd_lines:g})")
+        print(f"ratio failtax / bare DuckDB : {o / b:.2f}x   (target <= 1.5x)")
+        print(f"speed-up vs pandas          : {pd_scaled / o:.1f}x   (target >= 5x)")
+        print(f"peak memory of failtax load : {peak / 2**20:.0f} MiB (target < 2048 MiB)")
+    finally:
+        if not args.dir:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

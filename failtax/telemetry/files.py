@@ -1,0 +1,283 @@
+"""Finding telemetry files and cutting them into numbered lines, fast and exactly.
+
+A file is read in large blocks; newlines are found with numpy and the lines become an
+Arrow string array over the block's own bytes (no copy, no Python loop per line), with
+their 1-based line numbers. Lines that are not valid UTF-8 are found with the
+standard decoder (which stops only at a bad byte) and handed back separately, so the
+database only ever sees valid text. Gzip files are decompressed as a stream.
+"""
+
+from __future__ import annotations
+
+import codecs
+import glob
+import gzip
+import hashlib
+import os
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from failtax.errors import TelemetryError
+
+__all__ = ["BadLine", "Chunk", "FileIdentity", "discover_files", "file_identity", "read_chunks"]
+
+#: Suffixes picked up when a directory is given (explicit files are read whatever their name).
+TELEMETRY_SUFFIXES = (".jsonl", ".ndjson", ".log", ".jsonl.gz", ".ndjson.gz", ".log.gz", ".json.gz")
+HEAD_BYTES = 1024
+DEFAULT_CHUNK_BYTES = 32 << 20
+_BATCH_ROWS = 32_768
+
+
+@dataclass(frozen=True)
+class FileIdentity:
+    """What tells a file apart between loads: size, modification time, hash of its head."""
+
+    size: int
+    mtime_ns: int
+    head_hash: str
+
+    @classmethod
+    def of(cls, path: str | os.PathLike[str]) -> FileIdentity:
+        """Measure ``path`` (raises ``OSError`` when it cannot be read)."""
+        st = os.stat(path)
+        with open(path, "rb") as fh:
+            head = fh.read(HEAD_BYTES)
+        return cls(size=st.st_size, mtime_ns=st.st_mtime_ns, head_hash=hashlib.sha256(head).hexdigest())
+
+
+def file_identity(path: str | os.PathLike[str]) -> FileIdentity:
+    """Size, mtime and head hash of ``path`` (see :class:`FileIdentity`)."""
+    return FileIdentity.of(path)
+
+
+@dataclass(frozen=True)
+class BadLine:
+    """A line that never reaches SQL: invalid UTF-8, or the point where reading failed."""
+
+    line: int
+    reason: str
+    detail: str
+    raw: str
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A block of complete lines: ``table`` has ``line_no`` (BIGINT) and ``text``.
+
+    ``text`` keeps each line's ``\\n``. ``end_offset`` is the byte offset (in the
+    decompressed stream) just after the last complete line; ``last_line`` the number
+    of that line. ``unterminated`` is the number of a final line that had no newline
+    (it is in ``table`` with a ``\\n`` added), if any.
+    """
+
+    table: pa.Table
+    bad: tuple[BadLine, ...]
+    first_line: int
+    last_line: int
+    end_offset: int
+    unterminated: int | None = None
+    nbytes: int = 0
+
+
+def discover_files(paths_or_globs: Iterable[str | os.PathLike[str]] | str | os.PathLike[str]) -> list[Path]:
+    """Expand files, globs and directories into a sorted list of distinct files.
+
+    Directories are searched recursively for ``*.jsonl``, ``*.ndjson``, ``*.log`` and
+    their ``.gz`` forms (hidden files are skipped); a file named explicitly is taken
+    whatever its name. An input that matches nothing raises :class:`TelemetryError`.
+
+    >>> discover_files([])
+    []
+    """
+    if isinstance(paths_or_globs, str | os.PathLike):
+        paths_or_globs = [paths_or_globs]
+    found: dict[str, Path] = {}
+    for item in paths_or_globs:
+        s = os.fspath(item)
+        p = Path(s).expanduser()
+        if p.is_dir():
+            hits = [q for q in sorted(p.rglob("*")) if q.is_file() and _is_telemetry_name(q, root=p)]
+        elif p.is_file():
+            hits = [p]
+        elif glob.has_magic(s):
+            hits = []
+            for g in sorted(glob.glob(os.path.expanduser(s), recursive=True)):
+                q = Path(g)
+                if q.is_file():
+                    hits.append(q)
+                elif q.is_dir():
+                    hits.extend(r for r in sorted(q.rglob("*")) if r.is_file() and _is_telemetry_name(r, root=q))
+        else:
+            raise TelemetryError(f"{s}: no such file or directory")
+        if not hits:
+            raise TelemetryError(f"{s}: matched no telemetry files ({', '.join('*' + x for x in TELEMETRY_SUFFIXES)})")
+        for q in hits:
+            found.setdefault(str(q.resolve()), q.resolve())
+    return [found[k] for k in sorted(found)]
+
+
+def _is_telemetry_name(p: Path, *, root: Path) -> bool:
+    rel = p.relative_to(root)
+    if any(part.startswith(".") for part in rel.parts):
+        return False
+    name = p.name.lower()
+    return name.endswith(TELEMETRY_SUFFIXES)
+
+
+def is_gzip(path: str | os.PathLike[str]) -> bool:
+    """True for a gzip file (by its magic bytes, whatever its name)."""
+    with open(path, "rb") as fh:
+        return fh.read(2) == b"\x1f\x8b"
+
+
+def read_chunks(
+    path: str | os.PathLike[str],
+    *,
+    offset: int = 0,
+    first_line: int = 1,
+    chunk_bytes: int = DEFAULT_CHUNK_BYTES,
+    on_bytes: Callable[[int], None] | None = None,
+) -> Iterator[Chunk]:
+    """Yield ``path``'s lines from byte ``offset`` on, numbered from ``first_line``.
+
+    ``offset`` counts bytes of the decompressed stream for gzip files. ``on_bytes`` is
+    called with the number of file bytes consumed since its last call (for progress).
+    """
+    gz = is_gzip(path)
+    raw = open(path, "rb")
+    try:
+        stream = gzip.GzipFile(fileobj=raw, mode="rb") if gz else raw
+        pos_seen = 0
+
+        def report() -> None:
+            nonlocal pos_seen
+            if on_bytes is not None:
+                pos = raw.tell()
+                if pos > pos_seen:
+                    on_bytes(pos - pos_seen)
+                    pos_seen = pos
+
+        failure: str | None = None
+        if offset:
+            if gz:
+                left = offset
+                try:
+                    while left:
+                        got = stream.read(min(left, chunk_bytes))
+                        if not got:
+                            break
+                        left -= len(got)
+                except (OSError, EOFError, zlib.error) as exc:
+                    failure = f"gzip stream unreadable: {exc}"
+            else:
+                raw.seek(offset)
+                pos_seen = offset
+        carry = b""
+        line_no = first_line
+        consumed = offset
+        while failure is None:
+            try:
+                data = stream.read(chunk_bytes)
+            except (OSError, EOFError, zlib.error) as exc:
+                failure = f"{'gzip stream' if gz else 'file'} unreadable after line {line_no - 1}: {exc}"
+                data = b""
+            if not data:
+                break
+            buf = carry + data if carry else data
+            chunk, rest = _split(buf, line_no, consumed)
+            report()
+            if chunk is None:
+                carry = buf
+                continue
+            carry = buf[len(buf) - rest:] if rest else b""
+            line_no = chunk.last_line + 1
+            consumed = chunk.end_offset
+            yield chunk
+        report()
+        if carry:
+            # The final line has no newline: a writer may still be on it, or stopped mid-line.
+            tail = carry + b"\n"
+            chunk, _ = _split(tail, line_no, consumed)
+            assert chunk is not None
+            yield Chunk(
+                table=chunk.table, bad=chunk.bad, first_line=line_no, last_line=line_no,
+                end_offset=consumed, unterminated=line_no, nbytes=len(tail),
+            )
+            line_no += 1
+        if failure is not None:
+            yield Chunk(
+                table=_empty_table(), first_line=line_no, last_line=line_no - 1, end_offset=consumed,
+                bad=(BadLine(line=line_no, reason="unreadable", detail=failure, raw=""),),
+            )
+    finally:
+        raw.close()
+
+
+def _empty_table() -> pa.Table:
+    return pa.table({"line_no": pa.array([], pa.int64()), "text": pa.array([], pa.large_string())})
+
+
+def _split(buf: bytes, first_line: int, base_offset: int) -> tuple[Chunk | None, int]:
+    """Cut ``buf`` after its last newline; return the chunk and the number of bytes left over."""
+    arr = np.frombuffer(buf, dtype=np.uint8)
+    nl = np.flatnonzero(arr == 10)
+    if len(nl) == 0:
+        return None, len(buf)
+    end = int(nl[-1]) + 1
+    n = len(nl)
+    offsets = np.empty(n + 1, dtype=np.int64)
+    offsets[0] = 0
+    offsets[1:] = nl + 1
+    line_nos = np.arange(first_line, first_line + n, dtype=np.int64)
+    text = pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(buf))
+    bad: list[BadLine] = []
+    if not buf.isascii():
+        bad_idx = _invalid_utf8_lines(buf, offsets, end)
+        if bad_idx:
+            keep = np.ones(n, dtype=bool)
+            keep[bad_idx] = False
+            for i in bad_idx:
+                raw = buf[offsets[i] : offsets[i + 1]].rstrip(b"\r\n")
+                try:
+                    raw.decode("utf-8")
+                    where = ""
+                except UnicodeDecodeError as exc:
+                    where = f" at byte {exc.start + 1}"
+                bad.append(BadLine(
+                    line=first_line + i, reason="invalid-utf8",
+                    detail=f"invalid UTF-8{where}", raw=raw.decode("utf-8", "replace"),
+                ))
+            mask = pa.array(keep)
+            text = text.filter(mask)
+            line_nos = line_nos[keep]
+    table = pa.Table.from_arrays([pa.array(line_nos), text], names=["line_no", "text"])
+    if table.num_rows > _BATCH_ROWS:
+        # Several record batches let DuckDB scan the chunk on all its threads.
+        table = pa.Table.from_batches(table.to_batches(max_chunksize=_BATCH_ROWS))
+    chunk = Chunk(
+        table=table, bad=tuple(bad), first_line=first_line, last_line=first_line + n - 1,
+        end_offset=base_offset + end, nbytes=end,
+    )
+    return chunk, len(buf) - end
+
+
+def _invalid_utf8_lines(buf: bytes, offsets: np.ndarray, end: int) -> list[int]:
+    """Indices of the lines holding invalid UTF-8; decodes each byte about once."""
+    view = memoryview(buf)
+    bad: list[int] = []
+    start = 0
+    while start < end:
+        try:
+            codecs.utf_8_decode(view[start:end], "strict", True)
+            break
+        except UnicodeDecodeError as exc:
+            pos = start + exc.start
+            i = int(np.searchsorted(offsets, pos, side="right")) - 1
+            bad.append(i)
+            start = int(offsets[i + 1])
+    return bad

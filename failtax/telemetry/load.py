@@ -1,0 +1,689 @@
+"""Load failure telemetry into DuckDB without losing a good row or hiding a bad one.
+
+:func:`load` reads files, globs, directories and ``.gz`` files; tells the four line
+formats apart per line; keeps every good line as a row of ``events`` (declared column
+types, all formats in one schema with a ``source`` column); puts every bad line into
+``quarantine`` with its file, line number, reason and raw text; drops exact duplicate
+lines; and builds the views (``signals``, ``decisions``, ``lifecycle``,
+``retry_streaks``, ``agent_failures`` …, see :mod:`failtax.telemetry.views`).
+
+With a database file, loading is incremental and idempotent: each file is remembered
+by path, size, modification time, a hash of its first KB and the byte offset after its
+last complete line. Loading again adds nothing; a file that grew adds only its new
+lines; a file that was replaced is reloaded. A load is one transaction (a new database
+is built in a temporary file and renamed into place), so a crash leaves the previous
+state; concurrent loads of one database wait for each other (up to ``lock_timeout``)
+and then fail with a clear message.
+
+How the lines get in fast: each file is cut into numbered lines by numpy (no Python
+loop per line), handed to DuckDB as Arrow strings, and checked and normalised by one
+SQL statement per block (:mod:`failtax.telemetry.validate`). Only the few bad lines
+come back to Python, to be described and stored.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from failtax.errors import TelemetryError
+from failtax.telemetry.files import (
+    DEFAULT_CHUNK_BYTES,
+    BadLine,
+    Chunk,
+    FileIdentity,
+    discover_files,
+    is_gzip,
+    read_chunks,
+)
+from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, QUARANTINE_COLUMNS, SOURCES
+from failtax.telemetry.validate import UNESCAPED_QUOTE, build_insert_sql, build_problem_sql
+from failtax.telemetry.views import VIEW_DOCS, create_views, refresh_taxonomy_tables
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - non-POSIX
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = ["FileReport", "LoadSummary", "Telemetry", "connect", "load"]
+
+SCHEMA_VERSION = "1"
+#: A probe of DuckDB's hash function, stored with the database: duplicate detection
+#: compares hashes, so a DuckDB whose hash differs must not extend an old database.
+_HASH_PROBE_SQL = "SELECT CAST(hash('failtax duplicate probe') AS VARCHAR)"
+
+_CHUNK = "(SELECT file, line_no, hash(text) AS h, text FROM _chunk)"
+_INSERT_SQL = build_insert_sql(_CHUNK, dedupe=False)
+_INSERT_DEDUPE_SQL = build_insert_sql(_CHUNK, dedupe=True)
+_PROBLEM_SQL = build_problem_sql(_CHUNK)
+# Cheap (hash only): could any line of the block be a duplicate?
+_MAYBE_DUPLICATES_SQL = (
+    "SELECT (count(*) - count(DISTINCT h)) + count(*) FILTER (WHERE h IN (SELECT line_hash FROM events)) "
+    "FROM (SELECT hash(text) AS h FROM _chunk)"
+)
+
+
+def _raw_for_storage(text: str) -> str:
+    """The one place raw line text passes on its way into the database."""
+    return text
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class FileReport:
+    """What one load did with one file.
+
+    ``status``: ``new``, ``grown`` (only new lines read), ``replaced`` (content
+    changed; reloaded), or ``unchanged`` (skipped).
+    """
+
+    path: str
+    status: str
+    lines_read: int = 0
+    events_added: int = 0
+    duplicates: int = 0
+    quarantined: int = 0
+    skipped_blank: int = 0
+
+
+@dataclass(frozen=True)
+class LoadSummary:
+    """The result of one :func:`load`: per-file reports and totals."""
+
+    files: tuple[FileReport, ...]
+    events_by_source: Mapping[str, int]
+    quarantined_by_reason: Mapping[str, int]
+    duplicates: int
+    seconds: float
+    db: str | None
+    totals: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def events_added(self) -> int:
+        return sum(self.events_by_source.values())
+
+    @property
+    def quarantined(self) -> int:
+        return sum(self.quarantined_by_reason.values())
+
+    @property
+    def lines_read(self) -> int:
+        return sum(f.lines_read for f in self.files)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict (for ``failtax load --json``)."""
+        return {
+            "db": self.db,
+            "seconds": round(self.seconds, 3),
+            "files": [f.__dict__ for f in self.files],
+            "lines_read": self.lines_read,
+            "events_added": self.events_added,
+            "events_by_source": dict(self.events_by_source),
+            "duplicates": self.duplicates,
+            "quarantined": self.quarantined,
+            "quarantined_by_reason": dict(self.quarantined_by_reason),
+            "totals": dict(self.totals),
+        }
+
+    def __str__(self) -> str:
+        status = Counter(f.status for f in self.files)
+        parts = [f"{status[s]} {s}" for s in ("new", "grown", "replaced", "unchanged") if status[s]]
+        lines = [
+            f"files: {len(self.files)} ({', '.join(parts) or 'none'}); "
+            f"{self.lines_read:,} lines read in {self.seconds:.2f} s"
+        ]
+        by_src = " · ".join(f"{s} {self.events_by_source.get(s, 0):,}" for s in SOURCES if self.events_by_source.get(s))
+        lines.append(f"events added: {self.events_added:,}" + (f" ({by_src})" if by_src else ""))
+        lines.append(f"duplicates skipped: {self.duplicates:,}")
+        if self.quarantined:
+            reasons = ", ".join(f"{r} {n:,}" for r, n in sorted(self.quarantined_by_reason.items(), key=lambda x: (-x[1], x[0])))
+            lines.append(f"quarantined: {self.quarantined:,} lines ({reasons})")
+        else:
+            lines.append("quarantined: 0 lines")
+        if self.totals:
+            lines.append("database now: " + " · ".join(f"{k} {v:,}" for k, v in self.totals.items())
+                         + (f"  [{self.db}]" if self.db else "  [in memory]"))
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Telemetry:
+    """Loaded telemetry: a DuckDB connection and the relations over it.
+
+    Every property returns a :class:`duckdb.DuckDBPyRelation` (``.pl()`` for polars,
+    ``.df()`` for pandas, ``.arrow()`` for Arrow). Build one with :func:`load` or
+    :func:`connect`; close it with :meth:`close` or a ``with`` block.
+    """
+
+    con: duckdb.DuckDBPyConnection
+    db: str | None = None
+    summary: LoadSummary | None = None
+
+    @classmethod
+    def open(cls, db: str | os.PathLike[str], *, read_only: bool = True) -> Telemetry:
+        """Open a database built by :func:`load` (read-only by default)."""
+        return connect(db, read_only=read_only)
+
+    def table(self, name: str) -> duckdb.DuckDBPyRelation:
+        """Any table or view by name (``events``, ``decisions`` …)."""
+        return self.con.table(name)
+
+    def sql(self, query: str, params: Any = None) -> duckdb.DuckDBPyRelation:
+        """Run SQL against the loaded tables and views."""
+        return self.con.sql(query, params=params) if params is not None else self.con.sql(query)
+
+    @property
+    def events(self) -> duckdb.DuckDBPyRelation:
+        return self.con.table("events")
+
+    @property
+    def quarantine(self) -> duckdb.DuckDBPyRelation:
+        return self.con.table("quarantine")
+
+    @property
+    def signals(self) -> duckdb.DuckDBPyRelation:
+        return self.con.table("signals")
+
+    @property
+    def decisions(self) -> duckdb.DuckDBPyRelation:
+        return self.con.table("decisions")
+
+    @property
+    def lifecycle(self) -> duckdb.DuckDBPyRelation:
+        return self.con.table("lifecycle")
+
+    @property
+    def retry_streaks(self) -> duckdb.DuckDBPyRelation:
+        return self.con.table("retry_streaks")
+
+    @property
+    def agent_failures(self) -> duckdb.DuckDBPyRelation:
+        return self.con.table("agent_failures")
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self) -> Telemetry:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def load(
+    paths_or_globs: Iterable[str | os.PathLike[str]] | str | os.PathLike[str],
+    *,
+    db: str | os.PathLike[str] | None = None,
+    progress: bool | None = None,
+    lock_timeout: float = 60.0,
+    chunk_bytes: int = DEFAULT_CHUNK_BYTES,
+) -> Telemetry:
+    """Load telemetry files into DuckDB and return the tables and views.
+
+    Parameters
+    ----------
+    paths_or_globs : files, glob patterns (``**`` allowed), or directories (searched
+        for ``*.jsonl``, ``*.ndjson``, ``*.log`` and their ``.gz``); one or a list.
+    db : a database file to create or extend incrementally; ``None`` loads into memory.
+    progress : show a progress bar on stderr; default: only when stderr is a terminal.
+    lock_timeout : seconds to wait for another load of the same database to finish.
+    chunk_bytes : block size for reading (memory use grows with it).
+
+    Returns
+    -------
+    Telemetry
+        The open connection with ``events``, ``quarantine``, ``signals``, ``decisions``,
+        ``lifecycle``, ``retry_streaks``, ``agent_failures`` …; ``.summary`` says what
+        this load did.
+
+    Raises
+    ------
+    TelemetryError
+        when an input matches no file, a file cannot be opened, the database is busy
+        beyond ``lock_timeout``, or it was built by an incompatible version. Bad lines
+        never raise: they are quarantined.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp(); p = os.path.join(d, "e.jsonl")
+    >>> _ = open(p, "w").write('{"ts":"2026-09-07T08:00:00.000Z","eventType":"replay-failure-classified",'
+    ...     '"skillName":"muggle-test","aiClassification":"stale-script","aiSuggestion":"regenerate",'
+    ...     '"runId":"r1","testCaseId":"t1","signals":["selector_timeout"]}\\n{"ts": broken\\n')
+    >>> tel = load(p)
+    >>> tel.decisions.pl()["signals"].to_list()
+    [['selector-timeout']]
+    >>> tel.quarantine.pl()[["line", "reason"]].rows()
+    [(2, 'invalid-json')]
+    """
+    started = time.perf_counter()
+    files = discover_files(paths_or_globs)
+    for f in files:
+        if not os.access(f, os.R_OK):
+            raise TelemetryError(f"{f}: cannot read the file (permission denied)")
+    if progress is None:
+        progress = sys.stderr.isatty()
+    if db is None:
+        con = duckdb.connect(":memory:")
+        _prepare(con)
+        summary = _ingest(con, files, progress=progress, chunk_bytes=chunk_bytes, started=started, db=None)
+        return Telemetry(con=con, db=None, summary=summary)
+
+    target = Path(db).expanduser().resolve()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with _LoadLock(target, timeout=lock_timeout):
+        if not target.exists():
+            fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".building", dir=target.parent)
+            os.close(fd)
+            os.unlink(tmp_name)  # DuckDB must create the file itself
+            tmp = Path(tmp_name)
+            try:
+                con = duckdb.connect(str(tmp))
+                try:
+                    _prepare(con)
+                    summary = _ingest(con, files, progress=progress, chunk_bytes=chunk_bytes, started=started, db=str(target))
+                    con.execute("CHECKPOINT")
+                finally:
+                    con.close()
+                os.replace(tmp, target)
+            finally:
+                for leftover in (tmp, Path(str(tmp) + ".wal")):
+                    if leftover.exists():
+                        leftover.unlink()
+            con = _connect_file(target, read_only=False, timeout=lock_timeout)
+            _session(con)
+            return Telemetry(con=con, db=str(target), summary=summary)
+        con = _connect_file(target, read_only=False, timeout=lock_timeout)
+        try:
+            _session(con)
+            _check_compatible(con, target)
+            con.execute("BEGIN TRANSACTION")
+            try:
+                _prepare(con)
+                summary = _ingest(con, files, progress=progress, chunk_bytes=chunk_bytes, started=started, db=str(target))
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+        except BaseException:
+            con.close()
+            raise
+        return Telemetry(con=con, db=str(target), summary=summary)
+
+
+def connect(db: str | os.PathLike[str], *, read_only: bool = True, timeout: float = 10.0) -> Telemetry:
+    """Open a database that :func:`load` built, without loading anything.
+
+    >>> connect("/no/such/file.duckdb")
+    Traceback (most recent call last):
+    ...
+    failtax.errors.TelemetryError: /no/such/file.duckdb: no such telemetry database (build one with `failtax load PATHS --db FILE`)
+    """
+    target = Path(db).expanduser()
+    if not target.exists():
+        raise TelemetryError(f"{db}: no such telemetry database (build one with `failtax load PATHS --db FILE`)")
+    con = _connect_file(target.resolve(), read_only=read_only, timeout=timeout)
+    _session(con)
+    _check_compatible(con, target)
+    return Telemetry(con=con, db=str(target.resolve()), summary=None)
+
+
+def describe_tables() -> str:
+    """A short description of every table and view (used by ``failtax load --help``)."""
+    return "\n".join(f"  {name:<19} {doc}" for name, doc in VIEW_DOCS.items())
+
+
+# --------------------------------------------------------------------------- database
+
+
+def _scalar(con: duckdb.DuckDBPyConnection, sql: str, params: Any = None) -> Any:
+    """The single value of a query (read to the end, so the connection is free again)."""
+    rows = con.execute(sql, params).fetchall() if params is not None else con.execute(sql).fetchall()
+    return rows[0][0]
+
+
+def _session(con: duckdb.DuckDBPyConnection) -> None:
+    con.execute("SET TimeZone = 'UTC'")
+
+
+def _prepare(con: duckdb.DuckDBPyConnection) -> None:
+    _session(con)
+    cols = ",\n  ".join(f'"{c}" {t}' for c, t, _ in EVENTS_COLUMNS)
+    con.execute(f"CREATE TABLE IF NOT EXISTS events (\n  {cols}\n)")
+    qcols = ",\n  ".join(f'"{c}" {t}' for c, t, _ in QUARANTINE_COLUMNS)
+    con.execute(f"CREATE TABLE IF NOT EXISTS quarantine (\n  {qcols}\n)")
+    con.execute(
+        'CREATE TABLE IF NOT EXISTS _files (path VARCHAR, size BIGINT, mtime_ns BIGINT, head_hash VARCHAR, '
+        '"offset" BIGINT, lines BIGINT, gzip BOOLEAN, loaded_at TIMESTAMP)'
+    )
+    con.execute("CREATE TABLE IF NOT EXISTS _meta (key VARCHAR, value VARCHAR)")
+    if _scalar(con, "SELECT count(*) FROM _meta") == 0:
+        probe = _scalar(con, _HASH_PROBE_SQL)
+        con.executemany("INSERT INTO _meta VALUES (?, ?)", [
+            ("schema_version", SCHEMA_VERSION), ("hash_probe", probe), ("duckdb_version", duckdb.__version__),
+        ])
+    refresh_taxonomy_tables(con)
+    create_views(con)
+
+
+def _check_compatible(con: duckdb.DuckDBPyConnection, where: Path) -> None:
+    try:
+        meta = dict(con.execute("SELECT key, value FROM _meta").fetchall())
+    except duckdb.Error:
+        raise TelemetryError(f"{where}: not a failtax telemetry database") from None
+    if meta.get("schema_version") != SCHEMA_VERSION:
+        raise TelemetryError(
+            f"{where}: built with telemetry schema {meta.get('schema_version')!r}, this failtax uses "
+            f"{SCHEMA_VERSION!r}; delete the file and load again"
+        )
+    probe = _scalar(con, _HASH_PROBE_SQL)
+    if meta.get("hash_probe") != probe:
+        raise TelemetryError(
+            f"{where}: built with DuckDB {meta.get('duckdb_version')}, whose line hashes differ from "
+            f"DuckDB {duckdb.__version__}'s (duplicates could not be recognised); delete the file and load again"
+        )
+
+
+def _connect_file(path: Path, *, read_only: bool, timeout: float) -> duckdb.DuckDBPyConnection:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return duckdb.connect(str(path), read_only=read_only)
+        except duckdb.IOException as exc:
+            if "lock" not in str(exc).lower() or time.monotonic() >= deadline:
+                raise TelemetryError(f"{path}: cannot open the database: {str(exc).splitlines()[0]}") from None
+            time.sleep(0.2)
+        except duckdb.Error as exc:
+            raise TelemetryError(f"{path}: cannot open the database: {str(exc).splitlines()[0]}") from None
+
+
+class _LoadLock:
+    """An advisory lock file beside the database: one load at a time."""
+
+    def __init__(self, target: Path, *, timeout: float):
+        self.path = target.with_name(target.name + ".lock")
+        self.timeout = timeout
+        self.fd: int | None = None
+
+    def __enter__(self) -> _LoadLock:
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        if fcntl is None:  # pragma: no cover - non-POSIX: DuckDB's own file lock still guards
+            return self
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                os.ftruncate(self.fd, 0)
+                os.write(self.fd, f"{os.getpid()}\n".encode())
+                return self
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    holder = _read_pid(self.path)
+                    os.close(self.fd)
+                    self.fd = None
+                    raise TelemetryError(
+                        f"{self.path.with_suffix('')}: another `failtax load` is writing this database"
+                        f"{f' (pid {holder})' if holder else ''}; waited {self.timeout:g} s — try again later"
+                    ) from None
+                time.sleep(0.1)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.fd is not None:
+            if fcntl is not None:
+                fcntl.flock(self.fd, fcntl.LOCK_UN)
+            os.close(self.fd)
+            self.fd = None
+
+
+def _read_pid(path: Path) -> str:
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return ""
+
+
+# --------------------------------------------------------------------------- ingest
+
+
+def _ingest(
+    con: duckdb.DuckDBPyConnection,
+    files: list[Path],
+    *,
+    progress: bool,
+    chunk_bytes: int,
+    started: float,
+    db: str | None,
+) -> LoadSummary:
+    before = dict(con.execute("SELECT source, count(*) FROM events GROUP BY source").fetchall())
+    known = {
+        row[0]: row for row in con.execute(
+            'SELECT path, size, mtime_ns, head_hash, "offset", lines, gzip FROM _files'
+        ).fetchall()
+    }
+    plans = []
+    total_bytes = 0
+    for f in files:
+        try:
+            ident = FileIdentity.of(f)
+            gz = is_gzip(f)
+        except OSError as exc:
+            raise TelemetryError(f"{f}: cannot read the file: {exc.strerror or exc}") from None
+        status, offset, lines = _plan(known.get(str(f)), ident)
+        plans.append((f, ident, gz, status, offset, lines))
+        if status != "unchanged":
+            total_bytes += ident.size - (0 if gz else offset)
+
+    bar = _progress_bar(total_bytes, enabled=progress)
+    batch = _Batch(con, chunk_bytes=chunk_bytes)
+    reports: dict[str, dict[str, Any]] = {}
+    try:
+        for f, ident, gz, status, offset, lines in plans:
+            path = str(f)
+            reports[path] = {"status": status, "lines_read": 0}
+            if status == "unchanged":
+                continue
+            if status == "replaced":
+                con.execute("DELETE FROM events WHERE file = ?", [path])
+                con.execute("DELETE FROM quarantine WHERE file = ?", [path])
+            elif status == "grown":
+                # Rows for a line that was unterminated last time are read again in full.
+                con.execute("DELETE FROM events WHERE file = ? AND line > ?", [path, lines])
+                con.execute("DELETE FROM quarantine WHERE file = ? AND line > ?", [path, lines])
+            resume_offset, resume_lines = offset, lines
+            for chunk in read_chunks(path, offset=offset, first_line=lines + 1, chunk_bytes=chunk_bytes,
+                                     on_bytes=bar.update if bar is not None else None):
+                if not _is_failure_marker(chunk):
+                    reports[path]["lines_read"] += chunk.last_line - chunk.first_line + 1
+                if chunk.unterminated is None and not _is_failure_marker(chunk):
+                    # Resume point for the next load: after the last complete line. An
+                    # unterminated last line is read again (in full) once the file grows.
+                    resume_offset, resume_lines = chunk.end_offset, chunk.last_line
+                batch.add(path, chunk)
+            con.execute("DELETE FROM _files WHERE path = ?", [path])
+            con.execute(
+                "INSERT INTO _files VALUES (?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP)",
+                [path, ident.size, ident.mtime_ns, ident.head_hash, resume_offset, resume_lines, gz],
+            )
+        batch.flush()
+    finally:
+        if bar is not None:
+            bar.close()
+    after = dict(con.execute("SELECT source, count(*) FROM events GROUP BY source").fetchall())
+    by_source = {s: after.get(s, 0) - before.get(s, 0) for s in SOURCES if after.get(s, 0) != before.get(s, 0)}
+    totals = {
+        "events": sum(after.values()),
+        "quarantine": _scalar(con, "SELECT count(*) FROM quarantine"),
+        "decisions": _scalar(con, "SELECT count(*) FROM decisions"),
+    }
+    files_out = tuple(
+        FileReport(path=p, status=r["status"], lines_read=r["lines_read"],
+                   quarantined=batch.quarantined_by_file.get(p, 0), skipped_blank=batch.blank_by_file.get(p, 0))
+        for p, r in reports.items()
+    )
+    return LoadSummary(
+        files=files_out, events_by_source=by_source, quarantined_by_reason=dict(batch.reasons),
+        duplicates=batch.duplicates, seconds=time.perf_counter() - started, db=db, totals=totals,
+    )
+
+
+def _plan(known: tuple | None, ident: FileIdentity) -> tuple[str, int, int]:
+    """(status, byte offset to start at, lines already read) for one file."""
+    if known is None:
+        return "new", 0, 0
+    _, size, mtime_ns, head_hash, offset, lines, _gz = known
+    if head_hash != ident.head_hash or ident.size < size:
+        return "replaced", 0, 0
+    if ident.size == size:
+        if ident.mtime_ns == mtime_ns:
+            return "unchanged", offset, lines
+        return "replaced", 0, 0  # rewritten in place with the same size
+    return "grown", offset, lines
+
+
+def _progress_bar(total: int, *, enabled: bool) -> Any:
+    if not enabled or total <= 0:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, desc="loading", file=sys.stderr, leave=False)
+
+
+def _is_failure_marker(chunk: Chunk) -> bool:
+    return chunk.table.num_rows == 0 and any(b.reason == "unreadable" for b in chunk.bad)
+
+
+class _Batch:
+    """Blocks of lines from one or more files, checked and inserted together.
+
+    Small files are gathered until ``chunk_bytes``, so a directory of many small files
+    costs a few statements, not a few per file.
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, *, chunk_bytes: int):
+        self.con = con
+        self.chunk_bytes = chunk_bytes
+        self.pending: list[tuple[str, Chunk]] = []
+        self.pending_bytes = 0
+        self.duplicates = 0
+        self.reasons: Counter[str] = Counter()
+        self.quarantined_by_file: Counter[str] = Counter()
+        self.blank_by_file: Counter[str] = Counter()
+
+    def add(self, path: str, chunk: Chunk) -> None:
+        self.pending.append((path, chunk))
+        self.pending_bytes += chunk.nbytes
+        if self.pending_bytes >= self.chunk_bytes:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        pending, self.pending, self.pending_bytes = self.pending, [], 0
+        bad_rows: list[tuple[str, int, str, str, str | None, str]] = [
+            (path, b.line, b.reason, b.detail, None, b.raw) for path, chunk in pending for b in chunk.bad
+        ]
+        unterminated = {(path, c.unterminated) for path, c in pending if c.unterminated is not None}
+        tables = []
+        for path, chunk in pending:
+            n = chunk.table.num_rows
+            if n:
+                # The file name as a one-entry dictionary: no copy of the name per line.
+                files = pa.DictionaryArray.from_arrays(_zeros(n), pa.array([path], pa.string()))
+                tables.append(chunk.table.append_column("file", files))
+        n = sum(t.num_rows for t in tables)
+        if n:
+            table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
+            con = self.con
+            con.register("_chunk", table)
+            try:
+                # One statement parses, checks and inserts the good lines. Only a block with
+                # possible duplicates pays for duplicate removal, and only a block where some
+                # lines did not make it in is parsed again to say why.
+                maybe_dups = _scalar(con, _MAYBE_DUPLICATES_SQL)
+                added = _scalar(con, _INSERT_DEDUPE_SQL if maybe_dups else _INSERT_SQL)
+                flagged = con.execute(_PROBLEM_SQL).fetchall() if added < n else []
+            finally:
+                con.unregister("_chunk")
+            self.duplicates += n - added - len(flagged)
+            for path, line_no, problem, detail, source, text in flagged:
+                refined = _refine(problem, detail, text, unterminated=(path, line_no) in unterminated)
+                if refined is None:  # a blank line: neither an event nor a bad line
+                    self.blank_by_file[path] += 1
+                    continue
+                bad_rows.append((path, line_no, refined[0], refined[1], source, text.rstrip("\r\n")))
+        if bad_rows:
+            self._quarantine(bad_rows)
+
+    def _quarantine(self, rows: list[tuple[str, int, str, str, str | None, str]]) -> None:
+        for r in rows:
+            self.reasons[r[2]] += 1
+            self.quarantined_by_file[r[0]] += 1
+        table = pa.table({
+            "file": pa.array([r[0] for r in rows], pa.string()),
+            "line": pa.array([r[1] for r in rows], pa.int64()),
+            "reason": pa.array([r[2] for r in rows], pa.string()),
+            "detail": pa.array([r[3] for r in rows], pa.string()),
+            "source": pa.array([r[4] for r in rows], pa.string()),
+            "raw": pa.array([_raw_for_storage(r[5]) for r in rows], pa.string()),
+        })
+        self.con.register("_bad", table)
+        try:
+            self.con.execute(
+                "INSERT INTO quarantine SELECT file, line, reason, detail, source, raw, now()::TIMESTAMP "
+                "FROM _bad ORDER BY file, line"
+            )
+        finally:
+            self.con.unregister("_bad")
+
+
+def _zeros(n: int) -> pa.Array:
+    import numpy as np
+
+    return pa.array(np.zeros(n, dtype=np.int32))
+
+
+def _refine(problem: str, detail: str | None, text: str, *, unterminated: bool) -> tuple[str, str] | None:
+    """Name exactly what is wrong with a line SQL could not parse; ``None`` for a blank line."""
+    if problem not in ("invalid-json", "unknown-format"):
+        return problem, detail or ""
+    stripped = text.strip()
+    if not stripped:
+        return None
+    try:
+        value = json.loads(stripped)
+    except ValueError as exc:
+        msg = getattr(exc, "msg", str(exc))
+        col = getattr(exc, "colno", None)
+        where = f" at column {col}" if col else ""
+        if unterminated:
+            return "truncated-last-line", f"the file ends inside this line (no newline, {msg}{where})"
+        if stripped.startswith("{") and stripped.endswith("}") and UNESCAPED_QUOTE.search(stripped):
+            return "unescaped-quote", f"a double quote inside a string is not escaped ({msg}{where})"
+        return "invalid-json", f"{msg}{where}"
+    if isinstance(value, dict) and problem == "invalid-json":
+        return "invalid-json", "not standard JSON (NaN, Infinity or nesting too deep)"
+    if not isinstance(value, dict):
+        kind = {list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(type(value), "a number")
+        return "not-an-object", f"expected a JSON object, got {kind}"
+    known = sorted(k for k in value if k in FIELDS)
+    keys = ", ".join(list(value)[:8]) or "none"
+    return "unknown-format", (
+        "not one of the four formats (needs eventType, event, failures/must_fix_keys or code); "
+        f"keys: {keys}" + (f" (known: {', '.join(known)})" if known else "")
+    )

@@ -1,0 +1,301 @@
+"""The SQL that checks and normalises numbered lines, all formats at once, in DuckDB.
+
+Each line is parsed once: ``json_transform`` pulls every key the four formats use as a
+raw JSON fragment (``NULL`` when absent or ``null``). A fragment's first character is
+its JSON type, so type checks need no second parse; strings without escapes are
+unquoted by slicing and lists of plain strings split on ``","``. Each key is decoded
+once into a typed value that is ``NULL`` when the key is absent *or has the wrong
+type*; "present but NULL" is then exactly "wrong type". The format is told by its
+marker key, and the first problem found — missing field, wrong type, unknown event
+type, bad timestamp — becomes the line's quarantine reason. Lines that do not parse
+come out as ``invalid-json`` (told apart further in Python, for those few lines only).
+
+:func:`build_insert_sql` inserts the good lines of a relation ``(file, line_no, h, text)``
+into ``events`` in one statement; :func:`build_problem_sql` lists the bad ones with
+their reason and detail (run only when some lines did not make it in).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, FORMATS, TYPE_NAMES, Format
+
+__all__ = ["UNESCAPED_QUOTE", "build_insert_sql", "build_problem_sql"]
+
+#: A double quote that neither opens nor closes a JSON string: what shell writers
+#: leave when they paste text with quotes into a JSON template.
+UNESCAPED_QUOTE = re.compile(r'[^\s{\[,:\\"]\s*"\s*[^\s}\],:]')
+
+_STRUCT = json.dumps({k: "JSON" for k in FIELDS})
+# A compact JSON list of plain strings (no escapes): split it instead of parsing it.
+_PLAIN_LIST = r'\[("[^"\\]*"(,"[^"\\]*")*)?\]'
+# A compact JSON list of already-normal signal names has only these characters.
+_NEEDS_NORMALISING = r'[^a-z0-9",\[\]-]|--|"-|-"'
+_COL = {k: f"v_{k}" for k in FIELDS}  # decoded value of each key
+_RAW = {k: f"r_{k}" for k in FIELDS}  # raw fragment text of each key
+
+
+def _decode(key: str) -> str:
+    """SQL for the typed value of ``key`` from its fragment; NULL if absent or wrong type."""
+    r = _RAW[key]
+    kind = FIELDS[key]
+    if kind == "str":
+        return (
+            f"CASE WHEN NOT starts_with({r}, '\"') THEN NULL "
+            f"WHEN contains({r}, '\\') THEN json_extract_string({r}, '$') "
+            f"ELSE {r}[2:-2] END"
+        )
+    if kind == "strs":
+        return (
+            f"CASE WHEN {r} = '[]' THEN CAST([] AS VARCHAR[]) "
+            f"WHEN regexp_full_match({r}, '{_PLAIN_LIST}') THEN string_split({r}[3:-3], '\",\"') "
+            f"WHEN starts_with({r}, '[') AND json_structure({r}) IN ('[\"VARCHAR\"]', '[\"NULL\"]') "
+            f"THEN list_filter(CAST(CAST({r} AS JSON) AS VARCHAR[]), lambda s: s IS NOT NULL) END"
+        )
+    if kind == "obj":
+        return f"CASE WHEN starts_with({r}, '{{') THEN CAST({r} AS JSON) END"
+    if kind == "int":
+        return f"CASE WHEN regexp_full_match({r}, '-?[0-9]{{1,10}}') THEN TRY_CAST({r} AS INTEGER) END"
+    if kind == "bool":
+        return f"CASE {r} WHEN 'true' THEN TRUE WHEN 'false' THEN FALSE END"
+    raise ValueError(kind)
+
+
+def _type_ok(key: str) -> str:
+    """True when the fragment of ``key`` (known to be present) has the right JSON type."""
+    r = _RAW[key]
+    kind = FIELDS[key]
+    if kind == "str":
+        return f"starts_with({r}, '\"')"
+    if kind == "strs":
+        return (
+            f"({r} = '[]' OR regexp_full_match({r}, '{_PLAIN_LIST}') OR "
+            f"(starts_with({r}, '[') AND json_structure({r}) IN ('[\"VARCHAR\"]', '[\"NULL\"]')))"
+        )
+    if kind == "obj":
+        return f"starts_with({r}, '{{')"
+    if kind == "int":
+        return f"(regexp_full_match({r}, '-?[0-9]{{1,10}}') AND TRY_CAST({r} AS INTEGER) IS NOT NULL)"
+    if kind == "bool":
+        return f"{r} IN ('true', 'false')"
+    raise ValueError(kind)
+
+
+def _ok(fmt: Format) -> str:
+    """True for a good line of format ``fmt``, from the raw fragments alone (cheap)."""
+    conds = [_present(k) for k in fmt.required]
+    conds += [f"({_RAW[k]} IS NULL OR {_type_ok(k)})" for k in fmt.optional]
+    conds += [_type_ok(k) for k in fmt.required]
+    if fmt.kind_key:
+        quoted = tuple(json.dumps(v) for v in fmt.kinds)
+        conds.append(f"{_RAW[fmt.kind_key]} IN {_sql_list(quoted)}")
+    if fmt.source == "failure-event":
+        et = _RAW["eventType"]
+        conds.append(f"({_present('aiClassification')} OR {et} NOT IN "
+                     "('\"pre-execution-classification\"', '\"replay-failure-classified\"', '\"regen-failure-classified\"'))")
+        conds.append(f"({_present('userAction')} OR {et} NOT IN "
+                     "('\"replay-failure-resolved\"', '\"regen-failure-resolved\"'))")
+    if fmt.time_key:
+        conds.append(f"{_ts(fmt.time_key)} IS NOT NULL")
+    return " AND ".join(conds)
+
+
+def _normalised(col: str, raw: str) -> str:
+    """Signal names spelled as failtax.evidence.normalise_signal_name spells them."""
+    norm = (
+        f"list_transform({col}, lambda s: trim(regexp_replace(regexp_replace(lower(trim(s)), "
+        "'[\\s_]+', '-', 'g'), '-{2,}', '-', 'g'), '-'))"
+    )
+    return f"CASE WHEN regexp_matches({raw}, '{_NEEDS_NORMALISING}') THEN {norm} ELSE {col} END"
+
+
+def _ts(key: str) -> str:
+    return f"TRY_CAST(TRY_CAST({_decode(key)} AS TIMESTAMPTZ) AS TIMESTAMP)"
+
+
+def _present(key: str) -> str:
+    return f"{_RAW[key]} IS NOT NULL"
+
+
+def _wrong(key: str) -> str:
+    return f"({_RAW[key]} IS NOT NULL AND {_COL[key]} IS NULL)"
+
+
+def _sql_list(values: tuple[str, ...]) -> str:
+    return "(" + ", ".join("'" + v.replace("'", "''") + "'" for v in values) + ")"
+
+
+def _json_kind(key: str) -> str:
+    r = _RAW[key]
+    return (
+        f"CASE left({r}, 1) WHEN '\"' THEN 'a string' WHEN '{{' THEN 'an object' "
+        f"WHEN '[' THEN CASE WHEN {r} = '[]' THEN 'an empty list' ELSE 'a list with non-string items' END "
+        f"WHEN 't' THEN 'a boolean' WHEN 'f' THEN 'a boolean' ELSE 'a number' END"
+    )
+
+
+def _checks(fmt: Format) -> tuple[str, str, str]:
+    """(marker test, problem, detail) for one format."""
+    keys = fmt.required + fmt.optional
+    missing = [(k, f"NOT {_present(k)}") for k in fmt.required]
+    if fmt.source == "failure-event":
+        # A classification must say what it classified as; a resolution what the person did.
+        et = _COL["eventType"]
+        missing.append(("aiClassification", f"NOT {_present('aiClassification')} AND {et} IN "
+                        "('pre-execution-classification', 'replay-failure-classified', 'regen-failure-classified')"))
+        missing.append(("userAction", f"NOT {_present('userAction')} AND {et} IN "
+                        "('replay-failure-resolved', 'regen-failure-resolved')"))
+    wrong = [(k, _wrong(k)) for k in keys]
+    conds = [
+        (" OR ".join(f"({c})" for _, c in missing), "missing-field",
+         "'missing required field(s): ' || concat_ws(', ', "
+         + ", ".join(f"CASE WHEN {c} THEN '{k}' END" for k, c in missing) + ")"),
+        (" OR ".join(wrong_c for _, wrong_c in wrong), "wrong-type",
+         "concat_ws('; ', " + ", ".join(
+             f"CASE WHEN {c} THEN '{k} must be {TYPE_NAMES[FIELDS[k]]}, got ' || {_json_kind(k)} END"
+             for k, c in wrong) + ")"),
+    ]
+    if fmt.kind_key:
+        kind = _COL[fmt.kind_key]
+        conds.append((f"{kind} NOT IN {_sql_list(fmt.kinds)}", "unknown-event-type",
+                      f"'unknown {fmt.kind_key} ' || to_json({kind})::VARCHAR || ' for a {fmt.source} line'"))
+    if fmt.time_key:
+        conds.append((f"TRY_CAST(TRY_CAST({_COL[fmt.time_key]} AS TIMESTAMPTZ) AS TIMESTAMP) IS NULL", "bad-timestamp",
+                      f"'{fmt.time_key} is not an ISO-8601 date-time: ' || to_json({_COL[fmt.time_key]})::VARCHAR"))
+    problem = "CASE " + " ".join(f"WHEN {c} THEN '{name}'" for c, name, _ in conds) + " END"
+    detail = "CASE " + " ".join(f"WHEN {c} THEN {d}" for c, _, d in conds) + " END"
+    marker = " OR ".join(_present(k) for k in fmt.marker)
+    return marker, problem, detail
+
+
+def _columns() -> dict[str, str]:
+    """The ``events`` columns as expressions over the raw fragments and ``source``."""
+    v = {k: f"({_decode(k)})" for k in FIELDS}
+
+    def when(src: str, expr: str) -> str:
+        return f"CASE WHEN source = '{src}' THEN {expr} END"
+
+    def scope_key(*names: str) -> str:
+        return "coalesce(" + ", ".join(f"{v['scope']}->>'{n}'" for n in names) + ")"
+
+    return {
+        "event_id": "lpad(hex(h), 16, '0')",
+        "source": "source",
+        "event_type": (
+            f"CASE source WHEN 'failure-event' THEN {v['eventType']} WHEN 'lifecycle' THEN {v['event']} "
+            f"WHEN 'retry-log' THEN CASE WHEN {v['failures']} IS NOT NULL AND {v['must_fix_keys']} IS NOT NULL "
+            f"THEN 'test-failures+must-fix' WHEN {v['failures']} IS NOT NULL THEN 'test-failures' ELSE 'must-fix' END "
+            "WHEN 'agent-failure' THEN 'agent-failure' END"
+        ),
+        "ts": f"CASE source WHEN 'lifecycle' THEN {_ts('timestamp')} ELSE {_ts('ts')} END",
+        "skill": when("failure-event", v["skillName"]),
+        "ai_classification": (
+            f"CASE source WHEN 'failure-event' THEN {v['aiClassification']} "
+            f"WHEN 'lifecycle' THEN {v['metadata']}->>'failure_type' WHEN 'agent-failure' THEN {v['code']} END"
+        ),
+        "ai_suggestion": (
+            f"CASE source WHEN 'failure-event' THEN {v['aiSuggestion']} "
+            f"WHEN 'lifecycle' THEN {v['metadata']}->>'recipe' END"
+        ),
+        "user_action": when("failure-event", v["userAction"]),
+        "run_id": (
+            f"CASE source WHEN 'failure-event' THEN {v['runId']} "
+            f"WHEN 'retry-log' THEN {scope_key('run_id', 'runId', 'run')} END"
+        ),
+        "test_case_id": when("failure-event", v["testCaseId"]),
+        "project_id": when("failure-event", v["projectId"]),
+        "signals": when("failure-event", _normalised(v["signals"], _RAW["signals"])),
+        "metadata": f"CASE WHEN source IN ('failure-event', 'lifecycle') THEN {v['metadata']} END",
+        "severity": when("lifecycle", v["severity"]),
+        "feature_id": when("lifecycle", v["feature_id"]),
+        "session_id": when("lifecycle", v["session_id"]),
+        "message": when("lifecycle", v["message"]),
+        "failures": when("retry-log", v["failures"]),
+        "must_fix_keys": when("retry-log", v["must_fix_keys"]),
+        "task_id": when("retry-log", scope_key("task_id", "taskId", "task")),
+        "scope": when("retry-log", v["scope"]),
+        "title": when("agent-failure", v["title"]),
+        "detail": when("agent-failure", v["detail"]),
+        "exit_code": when("agent-failure", v["exitCode"]),
+        "posix_signal": when("agent-failure", v["signal"]),
+        "stderr_tail": when("agent-failure", v["stderrTail"]),
+        "retryable": when("agent-failure", v["retryable"]),
+        "file": "file",
+        "line": "line_no",
+        "line_hash": "h",
+    }
+
+
+def _sourced(relation: str) -> str:
+    checks = {f.source: f for f in FORMATS}
+    raws = ", ".join(f'CAST(j."{k}" AS VARCHAR) AS {_RAW[k]}' for k in FIELDS)
+    source = "CASE " + " ".join(
+        "WHEN " + " OR ".join(_present(k) for k in fmt.marker) + f" THEN '{src}'" for src, fmt in checks.items()
+    ) + " END"
+    return f"""
+WITH parsed AS (
+  SELECT file, line_no, h, try(json_transform(text, '{_STRUCT}')) AS j
+  FROM {relation}
+), fragments AS (
+  SELECT file, line_no, h, j IS NULL AS bad_json, {raws}
+  FROM parsed
+), sourced AS (
+  SELECT *, CASE WHEN bad_json THEN NULL ELSE {source} END AS source
+  FROM fragments
+)"""
+
+
+def _checked(relation: str) -> str:
+    checks = {f.source: _checks(f) for f in FORMATS}
+    decoded = ", ".join(f"{_decode(k)} AS {_COL[k]}" for k in FIELDS)
+    problem = (
+        "CASE WHEN bad_json THEN 'invalid-json' WHEN source IS NULL THEN 'unknown-format' "
+        + " ".join(f"WHEN source = '{src}' THEN {p}" for src, (_, p, _) in checks.items()) + " END"
+    )
+    detail = (
+        "CASE WHEN source IS NULL THEN NULL "
+        + " ".join(f"WHEN source = '{src}' THEN {d}" for src, (_, _, d) in checks.items()) + " END"
+    )
+    return _sourced(relation) + f""", decoded AS (
+  SELECT *, {decoded}
+  FROM sourced
+), checked AS (
+  SELECT *, {problem} AS problem, {detail} AS detail
+  FROM decoded
+)"""
+
+
+def build_insert_sql(relation: str, *, dedupe: bool) -> str:
+    """INSERT the good lines of ``relation(file, line_no, h, text)`` into ``events``.
+
+    With ``dedupe``, lines whose hash is already
+    in ``events`` or repeats within the relation are left out (the first one stays).
+    The filter tests only raw fragments (cheap); each value is decoded once, in the
+    projection.
+    """
+    columns = _columns()
+    names = [c for c, _, _ in EVENTS_COLUMNS]
+    select = ",\n       ".join(columns[n] for n in names)
+    good = "CASE source " + " ".join(f"WHEN '{f.source}' THEN {_ok(f)}" for f in FORMATS) + " ELSE FALSE END"
+    where = good
+    tail = ""
+    if dedupe:
+        where = f"({good}) AND h NOT IN (SELECT line_hash FROM events)"
+        tail = "\nQUALIFY row_number() OVER (PARTITION BY h ORDER BY file, line_no) = 1"
+    return (
+        f"INSERT INTO events ({', '.join(names)})"
+        + _sourced(relation)
+        + f"\nSELECT {select}\nFROM sourced\nWHERE {where}{tail}"
+    )
+
+
+def build_problem_sql(relation: str) -> str:
+    """SELECT ``file, line_no, problem, detail, source, text`` of the bad lines of ``relation``."""
+    return _checked(relation) + f"""
+SELECT c.file, c.line_no, c.problem, c.detail, c.source, r.text
+FROM checked c JOIN {relation} r ON r.file = c.file AND r.line_no = c.line_no
+WHERE c.problem IS NOT NULL
+ORDER BY c.file, c.line_no
+"""
