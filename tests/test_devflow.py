@@ -100,7 +100,8 @@ def test_signal_is_the_line_that_matched_not_the_whole_log():
         "Found 1 error in src/auth/middleware.ts:42",
     ])
     out = devflow(log, exit_code=2).to_dict()
-    assert out["signal"] == "src/auth/middleware.ts:42:5 - error TS2304: Cannot find name 'UserProfile'."
+    assert out["signal"] == "error TS2304: Cannot find name 'UserProfile'."
+    assert (out["source_file"], out["source_line"]) == ("src/auth/middleware.ts", 42)
     assert (out["source_file"], out["source_line"]) == ("src/auth/middleware.ts", 42)
 
 
