@@ -31,16 +31,24 @@ figure{margin:12px 0 20px;background:#fff;border:1px solid #dde2ea;border-radius
 figure img{max-width:100%;height:auto;display:block;margin:0 auto}figcaption{color:#5b6577;font-size:13px;margin-top:4px}
 pre{background:#f0f3f7;padding:10px;border-radius:6px;overflow-x:auto;font-size:12.5px}
 .note{color:#5b6577;font-size:13px}.flag{color:#b3261e;font-weight:600}
+.nav{font-size:13px}.nav a{color:#0b5cad;text-decoration:none}
+.banner{padding:10px 14px;border-radius:8px;margin:12px 0;font-weight:600}
+.banner.bad{background:#fdecea;color:#8c1d18;border:1px solid #f3b8b3}.banner.good{background:#e8f5ec;color:#14532d;border:1px solid #b6dfc3}
 """
 
 
 def figure_to_data_uri(fig: Any, *, dpi: int = 110) -> str:
-    """Render a matplotlib figure to a ``data:image/png;base64,…`` URI and close it."""
-    import matplotlib.pyplot as plt
+    """Render a matplotlib figure to a ``data:image/png;base64,…`` URI and close it.
 
+    A figure made through ``pyplot`` is closed there; one built as a plain
+    ``matplotlib.figure.Figure`` (as :mod:`failtax.report.plots` does) needs no pyplot.
+    """
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", facecolor="white")
-    plt.close(fig)
+    if getattr(fig.canvas, "manager", None) is not None:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
@@ -73,32 +81,55 @@ class HtmlPage:
         aid = f' id="{_esc(anchor)}"' if anchor else ""
         self.parts.append(f"<h{level}{aid}>{_esc(text)}</h{level}>")
 
-    def paragraph(self, text: str, *, cls: str | None = None) -> None:
+    def paragraph(self, text: str, *, cls: str | None = None, key: str | None = None) -> None:
+        """A paragraph of text (``key`` becomes its ``data-key`` attribute)."""
         c = f' class="{cls}"' if cls else ""
-        self.parts.append(f"<p{c}>{_esc(text)}</p>")
+        dk = f' data-key="{_esc(key)}"' if key else ""
+        self.parts.append(f"<p{c}{dk}>{_esc(text)}</p>")
 
-    def cards(self, items: Iterable[tuple[str, str, str, str | None]]) -> None:
-        """Key numbers as cards: (label, value, note, tone) with tone ``good``/``bad``/None."""
+    def links(self, items: Iterable[tuple[str, str]]) -> None:
+        """A row of in-page links: ``(anchor, text)``."""
+        self.parts.append('<p class="nav">' + " · ".join(
+            f'<a href="#{_esc(a)}">{_esc(t)}</a>' for a, t in items) + "</p>")
+
+    def cards(self, items: Iterable[Sequence[Any]]) -> None:
+        """Key numbers as cards: ``(label, value, note, tone[, key])``.
+
+        ``tone`` is ``good``/``bad``/None; ``key``, when given, is written as the value's
+        ``data-key`` attribute so tools (and tests) can find a number on the page.
+        """
         out = ['<div class="cards">']
-        for label, value, note, tone in items:
+        for item in items:
+            label, value, note, tone = item[:4]
+            key = item[4] if len(item) > 4 else None
             cls = f"card {tone}" if tone else "card"
+            dk = f' data-key="{_esc(key)}"' if key else ""
             out.append(
                 f'<div class="{cls}"><div class="k">{_esc(label)}</div>'
-                f'<div class="v">{_esc(value)}</div><div class="n">{_esc(note)}</div></div>'
+                f'<div class="v"{dk}>{_esc(value)}</div><div class="n">{_esc(note)}</div></div>'
             )
         out.append("</div>")
         self.parts.append("".join(out))
 
-    def figure(self, fig: Any, caption: str, *, alt: str | None = None) -> None:
-        uri = figure_to_data_uri(fig)
+    def figure(self, fig: Any, caption: str, *, alt: str | None = None, name: str | None = None) -> None:
+        """Embed a matplotlib figure (or an already rendered ``data:`` URI) as a PNG.
+
+        ``name`` becomes the image's ``data-plot`` attribute.
+        """
+        uri = fig if isinstance(fig, str) else figure_to_data_uri(fig)
+        if not uri.startswith("data:image/png;base64,"):
+            raise ValueError("figure: expected a matplotlib figure or a data:image/png;base64 URI")
         self.figures += 1
         self.parts.append(
-            f'<figure><img src="{uri}" alt="{_esc(alt or caption)}" data-plot="{self.figures}">'
+            f'<figure><img src="{uri}" alt="{_esc(alt or caption)}" data-plot="{_esc(name or self.figures)}">'
             f"<figcaption>{_esc(caption)}</figcaption></figure>"
         )
 
-    def table(self, columns: Sequence[str], rows: Iterable[Sequence[Any]], *, max_rows: int = 50) -> None:
-        out = ["<table><thead><tr>", *(f"<th>{_esc(c)}</th>" for c in columns), "</tr></thead><tbody>"]
+    def table(self, columns: Sequence[str], rows: Iterable[Sequence[Any]], *, max_rows: int = 50,
+              key: str | None = None) -> None:
+        """A table; ``key`` becomes its ``data-key`` attribute."""
+        dk = f' data-key="{_esc(key)}"' if key else ""
+        out = [f"<table{dk}><thead><tr>", *(f"<th>{_esc(c)}</th>" for c in columns), "</tr></thead><tbody>"]
         for i, row in enumerate(rows):
             if i >= max_rows:
                 out.append(f'<tr><td colspan="{len(columns)}" class="note">… more rows in summary.json</td></tr>')
@@ -110,6 +141,11 @@ class HtmlPage:
             out.append("<tr>" + "".join(cells) + "</tr>")
         out.append("</tbody></table>")
         self.parts.append("".join(out))
+
+    def banner(self, text: str, *, tone: str, key: str | None = None) -> None:
+        """A highlighted line (``tone`` ``good`` or ``bad``), e.g. the scheduler checks."""
+        dk = f' data-key="{_esc(key)}"' if key else ""
+        self.parts.append(f'<p class="banner {_esc(tone)}"{dk}>{_esc(text)}</p>')
 
     def preformatted(self, text: str) -> None:
         self.parts.append(f"<pre>{_esc(text)}</pre>")
