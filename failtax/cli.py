@@ -536,6 +536,75 @@ def table_import(fmt: str, file: str, taxonomy: str, out: str, maps: tuple[str, 
     click.echo(f"wrote {written}: {result.summary()}")
 
 
+# --------------------------------------------------------------------------- report
+
+
+def _rate_option(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    if value is not None and not 0.0 <= value <= 1.0:
+        raise click.BadParameter(f"a rate between 0 and 1 (e.g. 0.8), got {value}")
+    return value
+
+
+@cli.command("report")
+@click.option("--telemetry", "telemetry", multiple=True, metavar="GLOB",
+              help="Telemetry files, globs or folders (repeatable). Default: the sample in data/.")
+@click.option("--db", type=click.Path(dir_okay=False), metavar="FILE",
+              help="A database from `failtax load`: read it, or extend it with --telemetry.")
+@click.option("--taxonomy", "-t", type=_taxonomy_choice(), help="Report on one taxonomy only (default: all present).")
+@click.option("--since", metavar="DATE", help="Ignore decisions classified before DATE (YYYY-MM-DD).")
+@click.option("--out", "out", default="report", show_default=True, type=click.Path(file_okay=False),
+              help="Output folder for index.html, summary.json, summary.md.")
+@click.option("--fail-under", type=float, callback=_rate_option, metavar="RATE",
+              help="Exit 1 when the overall agreement rate is below RATE (0-1).")
+@click.option("--min-recognition", type=float, callback=_rate_option, metavar="RATE",
+              help="Exit 1 when the recognition rate (events a rule decides) is below RATE (0-1).")
+@click.option("--no-progress", is_flag=True, help="Do not print the steps on stderr.")
+def report_cmd(telemetry: tuple[str, ...], db: str | None, taxonomy: str | None, since: str | None, out: str,
+               fail_under: float | None, min_recognition: float | None, no_progress: bool) -> None:
+    """Run the tuning report: one self-contained HTML page, summary.json and summary.md.
+
+    \b
+    With no options it runs on the sample telemetry in data/ (from the failtax
+    checkout) and writes report/index.html (plots embedded, readable offline),
+    report/summary.json (every number) and report/summary.md (for CI logs), plus
+    report/tables/TAXONOMY.toml for each taxonomy with proposed changes.
+    Steps: load, agreement, rules, signals, tune, backtest, moves, plots, write.
+    The previous report is replaced only once every step has succeeded.
+
+    \b
+    Exit codes: 0 written, checks passed; 1 written, a check failed (--fail-under,
+    --min-recognition); 2 bad input (no such file, a glob matching nothing, an
+    unreadable database, no events in the window); 3 a step failed (it is named).
+
+    \b
+    Examples:
+      failtax report
+      failtax report --telemetry 'logs/**/*.jsonl' --since 2026-09-01 --out /srv/www/failtax
+      failtax report --db telemetry.duckdb --fail-under 0.8 --min-recognition 0.9 --no-progress
+    """
+    from failtax.report import ReportInputError, ReportStepError, build_report
+
+    try:
+        result = build_report(telemetry=list(telemetry) or None, db=db, taxonomy=taxonomy, since=since, out=out,
+                              fail_under=fail_under, min_recognition=min_recognition, progress=not no_progress)
+    except ReportInputError as exc:
+        click.echo(f"failtax: error: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except ReportStepError as exc:
+        click.echo(f"failtax: {exc}", err=True)
+        sys.exit(EXIT_INTERNAL)
+    s = result.summary
+    click.echo(f"wrote {result.index_html}, {result.summary_json.name}, {result.summary_md.name}"
+               + (f" and {len(result.tables)} proposed table(s)" if result.tables else ""))
+    click.echo(f"agreement {s['agreement']['rate'] * 100:.1f}% (n={s['agreement']['n']:,}), "
+               f"recognition {s['recognition']['rate'] * 100:.1f}%, {s['changes']} proposed change(s)"
+               if s["agreement"]["rate"] is not None and s["recognition"]["rate"] is not None
+               else f"{s['changes']} proposed change(s)")
+    for msg in result.failed_checks:
+        click.echo(f"failtax: check failed: {msg}", err=True)
+    sys.exit(result.exit_code)
+
+
 def main() -> None:
     """Console entry point."""
     try:
