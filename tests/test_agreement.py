@@ -356,3 +356,36 @@ def test_cli_agreement_rules_filters_and_errors(tmp_path, failtax_cmd):
     date = subprocess.run([*failtax_cmd, "agreement", "--db", str(db), "--since", "last week"],
                           capture_output=True, text=True)
     assert date.returncode == 2 and "ISO date" in date.stderr
+
+
+# --------------------------------------------------------------------------- loops and escalations
+
+
+def test_recovery_budget_escalations_and_streaks_from_loaded_telemetry():
+    from failtax.analysis import summarize_loops
+    from failtax.telemetry import load
+
+    with load([str(FIX / "lifecycle.jsonl"), str(FIX / "retry.jsonl")]) as tel:
+        r = summarize_loops(tel)
+    rec = {row["failure_type"]: row for row in r.recoveries.iter_rows(named=True)}
+    # compile: recovered once, failed again, a second attempt the budget refuses, escalated
+    c = rec["compile"]
+    assert (c["n_classified"], c["n_attempts"], c["n_over_budget"], c["n_scopes"]) == (2, 2, 1, 1)
+    assert (c["n_recovered"], c["n_escalated"], c["budget_spent_rate"]) == (1, 1, 1.0)
+    # test: two scopes, one spent its attempt (degraded), one never tried
+    t = rec["test"]
+    assert (t["n_classified"], t["n_scopes"], t["n_scopes_attempted"], t["budget_spent_rate"]) == (4, 2, 1, 0.5)
+    assert (t["n_degraded"], t["n_escalated"], t["n_over_budget"]) == (1, 0, 0)
+    # infra is never automatic (seed 001): its one attempt is over budget
+    assert (rec["infra"]["auto_recoverable"], rec["infra"]["n_over_budget"]) == (False, 1)
+    assert (rec["trust_gate"]["n_attempts"], rec["trust_gate"]["n_escalated"]) == (0, 1)
+    esc = r.escalations.select("failure_type", "attempts_before", "auto_recoverable").rows()
+    assert esc == [("compile", 2, True), ("trust_gate", 0, False), ("infra", 1, False)]
+    assert r.escalations["reason"][1] == "secret detected: needs human review"
+    assert r.failure_streaks.select("key", "scope", "length", "past_stop").rows() == [
+        ("test", "s3", 3, True), ("compile", "s1", 2, False)]
+    # retry logs: the same test red three rounds in a row went past the stop at two;
+    # a must-fix that came back after another one is no streak
+    assert r.retry_streaks.select("kind", "key", "scope", "length", "past_stop").rows() == [
+        ("test", "tests/a.py::test_x", "run=r1", 3, True)]
+    json.dumps(r.to_dict())

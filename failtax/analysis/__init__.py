@@ -13,6 +13,7 @@ or frozen dataclasses with ``to_dict()``. Plots are built elsewhere from these f
 - :mod:`~failtax.analysis.signals`: misleading signals, lift, drift, examples;
 - :mod:`~failtax.analysis.labels`: suspect labels (confident learning);
 - :mod:`~failtax.analysis.preexec`: overrides of the pre-execution replay/regen choice;
+- :mod:`~failtax.analysis.loops`: recovery budget use, escalations, repeated failures;
 - :mod:`~failtax.analysis.stats`: Wilson and Newcombe intervals, proportion tests.
 """
 
@@ -29,6 +30,13 @@ from failtax.analysis.agreement import (
 )
 from failtax.analysis.frames import as_decisions, filter_decisions
 from failtax.analysis.labels import SuspectLabels, find_suspect_labels
+from failtax.analysis.loops import (
+    LoopReport,
+    find_failure_streaks,
+    find_retry_streaks,
+    summarize_loops,
+    summarize_recoveries,
+)
 from failtax.analysis.preexec import PreexecOverrides, age_band, summarize_preexec_overrides
 from failtax.analysis.reclassify import Reclassified, reclassify
 from failtax.analysis.rules import RuleDiagnostics, diagnose_rules, signal_routes
@@ -37,6 +45,7 @@ from failtax.analysis.signals import MisleadingSignals, find_misleading_signals
 __all__ = [
     "AgreementReport",
     "LabelScores",
+    "LoopReport",
     "MisleadingSignals",
     "PreexecOverrides",
     "Reclassified",
@@ -48,7 +57,9 @@ __all__ = [
     "confusion_matrix",
     "diagnose_rules",
     "filter_decisions",
+    "find_failure_streaks",
     "find_misleading_signals",
+    "find_retry_streaks",
     "find_suspect_labels",
     "macro_f1_score",
     "measure_agreement",
@@ -57,5 +68,7 @@ __all__ = [
     "signal_routes",
     "summarize_agreement",
     "summarize_latency",
+    "summarize_loops",
     "summarize_preexec_overrides",
+    "summarize_recoveries",
 ]
