@@ -168,6 +168,9 @@ class Searcher:
         self.random_state = random_state
         self.tree_depth = tree_depth
         self.week_tot = design.week_totals()
+        # Evidence the search may use: all of it, until a drift is accepted; from then on
+        # the sets carrying the drifted signal count only from the drift's first week.
+        self.counts = design.counts
         self.L = design.label_counts()
         self.n_evaluated = 0
         self._masks: dict[RouteRule, np.ndarray] = {}
@@ -225,7 +228,7 @@ class Searcher:
         ms = set_ids[mv]
         o = ob[mv]
         nw = nb[mv]
-        sub = d.counts[ms]  # (m, Kd, W)
+        sub = self.counts[ms]  # (m, Kd, W)
         ao = d.agree[:, o].T  # (m, Kd)
         an = d.agree[:, nw].T
         row = np.broadcast_to(d.kind_agree_row, ao.shape)
@@ -285,7 +288,19 @@ class Searcher:
             best = min(passing, key=lambda e: (-e.gain, e.moved, e.cand.order))
             accepted.append(best.to_change(self.d, "accepted"))
             routes = best.routes
+            if best.since is not None:
+                self.forget_before(best.cand.signals, best.since)
         return routes, accepted, watch
+
+    def forget_before(self, signals: Sequence[str], week: int) -> None:
+        """Ignore evidence before ``week`` for every set carrying one of ``signals``."""
+        sids = self.d.sets_with(signals)
+        if len(sids) == 0 or week <= 0:
+            return
+        counts = self.counts.copy()
+        counts[sids, :, :week] = 0
+        self.counts = counts
+        self.L = self.d.with_counts(counts).label_counts()
 
     def _evaluate_all(self, routes: tuple[RouteRule, ...], cur: np.ndarray, rule: np.ndarray) -> list[Evaluation]:
         out = []
