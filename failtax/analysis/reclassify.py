@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from failtax.analysis.frames import as_decisions
@@ -82,14 +83,41 @@ class Reclassified:
         return self.combos.select("combo", pl.col("present").alias("signal")).explode("signal").drop_nulls("signal")
 
 
-def _extract_text(text: str | None, table: RuleTable, ext_ok: set[str]) -> tuple[list[str], list[str]]:
-    """Signals and fired rule ids the table's text rules find in ``text``."""
-    if not text:
-        return [], []
-    present, fired = extract_signals({"text": text}, table)
-    fired_ok = [f for f in fired if f in ext_ok]
-    by_id = {r.id: r.signal for r in table.extract}
-    return list(dict.fromkeys(by_id[f] for f in fired_ok)), fired_ok
+#: Distinct texts above which the text rules run through batch classification.
+BATCH_MIN_TEXTS = 2_000
+
+
+def _text_rule_hits(texts: list[str | None], table: RuleTable, ext_ok: set[str]) -> tuple[np.ndarray, np.ndarray]:
+    """``(text index, extract rule index)`` of every evaluable extract rule that fires.
+
+    Many distinct texts go through :func:`failtax.batch.extract_rule_matrix` (one
+    multi-literal scan); a few through :func:`failtax.classify.extract_signals`. Both
+    give :func:`failtax.classify`'s answers.
+    """
+    ids = [r.id for r in table.extract]
+    keep = np.array([rid in ext_ok for rid in ids], dtype=bool)
+    if len(texts) >= BATCH_MIN_TEXTS:
+        try:
+            from failtax.batch import extract_rule_matrix
+        except ImportError:  # pragma: no cover - older batch module
+            extract_rule_matrix = None
+        if extract_rule_matrix is not None:
+            mat, mids = extract_rule_matrix(pl.DataFrame({"text": pl.Series(texts, dtype=pl.String)}), table=table)
+            assert tuple(mids) == tuple(ids)
+            rows, cols = np.nonzero(mat[:, keep] if len(ids) else mat)
+            return rows.astype(np.int64), np.flatnonzero(keep)[cols].astype(np.int64)
+    pos = {rid: j for j, rid in enumerate(ids)}
+    rows_l: list[int] = []
+    cols_l: list[int] = []
+    for i, t in enumerate(texts):
+        if not t:
+            continue
+        _present, fired = extract_signals({"text": t}, table)
+        for f in fired:
+            if f in ext_ok:
+                rows_l.append(i)
+                cols_l.append(pos[f])
+    return np.array(rows_l, dtype=np.int64), np.array(cols_l, dtype=np.int64)
 
 
 def reclassify(decisions: Any, *, table: Any = None, taxonomy: str | None = None) -> Reclassified:
@@ -132,18 +160,19 @@ def reclassify(decisions: Any, *, table: Any = None, taxonomy: str | None = None
     # text rules once per distinct text, route once per distinct signal set, and join.
     # (Lists are built from flat columns: polars builds those far faster than lists.)
     text_list = uniq["text"].unique().to_list()
-    t_id, t_sig, f_id, f_rule = [], [], [], []
-    for i, t in enumerate(text_list):
-        extracted, fired = _extract_text(t, tbl, ext_ok)
-        t_id += [i] * len(extracted)
-        t_sig += extracted
-        f_id += [i] * len(fired)
-        f_rule += fired
+    t_rows, t_cols = _text_rule_hits(text_list, tbl, ext_ok)
+    rule_ids = [r.id for r in tbl.extract]
+    rule_sig = [r.signal for r in tbl.extract]
+    hits = pl.DataFrame({
+        "_tid": pl.Series(t_rows, dtype=pl.UInt32),
+        "_j": pl.Series(t_cols, dtype=pl.Int64),
+    }).sort("_tid", "_j").with_columns(
+        pl.col("_j").replace_strict(dict(enumerate(rule_ids)), return_dtype=pl.String, default=None).alias("fired"),
+        pl.col("_j").replace_strict(dict(enumerate(rule_sig)), return_dtype=pl.String, default=None).alias("_ext"),
+    )
+    ext = hits.group_by("_tid", maintain_order=True).agg(pl.col("_ext").unique(maintain_order=True))
+    fir = hits.group_by("_tid", maintain_order=True).agg(pl.col("fired"))
     texts = pl.DataFrame({"text": pl.Series(text_list, dtype=pl.String)}).with_row_index("_tid")
-    ext = pl.DataFrame({"_tid": pl.Series(t_id, dtype=pl.UInt32), "_ext": pl.Series(t_sig, dtype=pl.String)})
-    ext = ext.group_by("_tid", maintain_order=True).agg(pl.col("_ext"))
-    fir = pl.DataFrame({"_tid": pl.Series(f_id, dtype=pl.UInt32), "fired": pl.Series(f_rule, dtype=pl.String)})
-    fir = fir.group_by("_tid", maintain_order=True).agg(pl.col("fired"))
     texts = texts.join(ext, on="_tid", how="left").join(fir, on="_tid", how="left")
 
     raw = uniq.select("combo", pl.col("signals").alias("_raw")).explode("_raw").drop_nulls("_raw")
