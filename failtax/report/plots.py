@@ -454,40 +454,43 @@ def plot_backtest(backtest: pl.DataFrame) -> Figure:
         return _empty(_new_figure(8, 3), "Backtest: old vs proposed table",
                       "not enough weeks of decided events to backtest")
     taxes = list(dict.fromkeys(backtest["taxonomy"].to_list()))
-    fig = _new_figure(min(4.2 * len(taxes) + 1.5, 16), 4.4)
-    axes = fig.subplots(1, len(taxes), squeeze=False)[0]
+    fig = _new_figure(min(4.2 * len(taxes) + 1.5, 16), 4.6)
+    axes = fig.subplots(1, len(taxes), squeeze=False, sharey=True)[0]
+    all_lo = np.concatenate([backtest["old_low"].to_numpy().astype(float), backtest["new_low"].to_numpy().astype(float)])
+    all_lo = all_lo[np.isfinite(all_lo)]
+    floor = max(0.0, (all_lo.min() if all_lo.size else 0.0) - 0.05)
     for ax, tax in zip(axes, taxes, strict=True):
         g = backtest.filter(pl.col("taxonomy") == tax).sort("cutoff")
-        x = np.arange(g.height)
-        w = 0.38
-        for off, pre, colour, label in ((-w / 2, "old", _GREY, "old table"), (w / 2, "new", "#0072B2", "proposed table")):
+        x = np.arange(g.height, dtype=float)
+        for off, pre, colour, marker, label in ((-0.12, "old", "#6b7280", "o", "current table"),
+                                                (0.12, "new", "#0072B2", "s", "proposed table")):
             val = g[f"{pre}_rate"].to_numpy().astype(float)
             lo = g[f"{pre}_low"].to_numpy().astype(float)
             hi = g[f"{pre}_high"].to_numpy().astype(float)
-            bars = ax.bar(x + off, val, width=w, color=colour, label=label, alpha=0.9)
-            ax.errorbar(x + off, val, yerr=[np.clip(val - lo, 0, None), np.clip(hi - val, 0, None)], fmt="none",
-                        ecolor=_TEXT, elinewidth=1, capsize=3)
-            ax.bar_label(bars, labels=[f"{v:.1%}" if math.isfinite(v) else "" for v in val], fontsize=7,
-                         padding=8, rotation=90 if g.height > 3 else 0)
-        ns = g["n"].to_list()
-        gains = g["gain"].to_list()
-        glo = g["gain_low"].to_list()
+            ax.errorbar(x + off, val, yerr=[np.clip(val - lo, 0, None), np.clip(hi - val, 0, None)], fmt=marker,
+                        color=colour, ecolor=colour, elinewidth=1.6, capsize=3, markersize=6, label=label)
+            for xi, v in zip(x + off, val, strict=True):
+                if math.isfinite(v):
+                    ax.annotate(f"{v:.1%}", (xi, v), xytext=(-5 if pre == "old" else 5, 0), textcoords="offset points",
+                                ha="right" if pre == "old" else "left", va="center", fontsize=7, color=colour)
         ax.set_xticks(x)
         ax.set_xticklabels(
             [f"from {c:%m-%d}\nn={_fmt_n(n)}\n{(gn or 0) * 100:+.1f} pp" + (" ✓" if (gl or -1) > 0 else "")
-             if hasattr(c, "strftime") else str(c) for c, n, gn, gl in zip(g["cutoff"].to_list(), ns, gains, glo, strict=True)],
+             if hasattr(c, "strftime") else str(c)
+             for c, n, gn, gl in zip(g["cutoff"].to_list(), g["n"].to_list(), g["gain"].to_list(),
+                                     g["gain_low"].to_list(), strict=True)],
             fontsize=7,
         )
-        finite = np.concatenate([g["old_low"].to_numpy().astype(float), g["new_low"].to_numpy().astype(float)])
-        finite = finite[np.isfinite(finite)]
-        ax.set_ylim(max(0.0, (finite.min() if finite.size else 0.0) - 0.1), 1.08)
+        ax.set_xlim(-0.6, g.height - 0.4)
+        ax.set_ylim(floor, 1.0)
         _pct_axis(ax)
-        ax.set_ylabel("agreement on the later weeks (95% interval)")
-        ax.set_xlabel("cut-off: fitted before, scored after (gain in percentage points; ✓ lower bound > 0)")
-        ax.set_title(f"{tax}", loc="left", fontsize=10)
+        ax.set_title(tax, loc="left", fontsize=10)
         ax.grid(axis="y", alpha=0.3)
-        ax.legend(fontsize=7, frameon=False, loc="lower left")
-    fig.suptitle("Backtest: the shipped table vs the table tuned on earlier weeks, scored on later weeks",
+        ax.legend(fontsize=7, frameon=False, loc="lower right")
+    axes[0].set_ylabel("agreement on the weeks after the cut-off (95%)")
+    fig.supxlabel("cut-off: fitted on the weeks before, scored on the weeks after; gain in percentage points "
+                  "(✓ = lower bound above zero)", fontsize=8)
+    fig.suptitle("Backtest: the current table vs the table tuned on earlier weeks, scored on later weeks",
                  fontsize=11, x=0.01, ha="left")
     return fig
 

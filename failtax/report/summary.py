@@ -33,6 +33,7 @@ from failtax.analysis.frames import as_decisions
 
 __all__ = [
     "KeyNumber",
+    "agreement_numbers",
     "backtest_frame",
     "build_summary",
     "format_count",
@@ -40,8 +41,12 @@ __all__ = [
     "format_rate",
     "jsonable",
     "key_numbers",
+    "moves_numbers",
     "rate_record",
     "render_markdown",
+    "rules_numbers",
+    "summarize_signals",
+    "tuning_numbers",
     "weekly_agreement",
     "weekly_recognition",
     "write_json",
@@ -463,6 +468,83 @@ def _overall(row: Mapping[str, Any], prefix: str, k: str, n: str) -> dict[str, A
     return rate_record(row[k], row[n], row[f"{prefix}_low"], row[f"{prefix}_high"])
 
 
+def agreement_numbers(agreement: Any) -> dict[str, Any]:
+    """The agreement numbers that matter, from an :class:`~failtax.analysis.AgreementReport`.
+
+    Returns ``{"agreement", "opt_out", "events", "taxonomies": {tax: {"events",
+    "agreement", "kappa", "macro_f1", "accuracy", "n_labelled"}}}`` with rates as
+    :func:`rate_record` dicts. The report's ``summary.json`` and the agreement notebook
+    both record these.
+    """
+    ov = agreement.overall.row(0, named=True)
+    sl = agreement.slices.get("taxonomy")
+    if sl is None:
+        sl = summarize_agreement(pl.DataFrame(schema={"taxonomy": pl.String, "decided": pl.Boolean,
+                                                      "opt_out": pl.Boolean, "agree": pl.Boolean,
+                                                      "implied_bucket": pl.String}), by="taxonomy")
+    by_tax = {r["taxonomy"]: r for r in sl.iter_rows(named=True)}
+    scores = {s.taxonomy: s for s in agreement.scores}
+    taxes = {}
+    for tax in order_taxonomies(set(by_tax) | set(scores)):
+        row, sc = by_tax.get(tax), scores.get(tax)
+        taxes[tax] = {
+            "events": int(row["n_events"]) if row else 0,
+            "agreement": _overall(row, "agreement", "n_agree", "n_rated") if row else rate_record(0, 0, None, None),
+            "kappa": _num(sc.kappa) if sc else None,
+            "macro_f1": _num(sc.macro_f1) if sc else None,
+            "accuracy": _num(sc.accuracy) if sc else None,
+            "n_labelled": sc.n if sc else 0,
+        }
+    return {
+        "agreement": _overall(ov, "agreement", "n_agree", "n_rated"),
+        "opt_out": _overall(ov, "opt_out", "n_opt_out", "n_decided"),
+        "events": {"events": int(ov["n_events"]), "decided": int(ov["n_decided"]), "rated": int(ov["n_rated"]),
+                   "labelled": int(ov["n_labelled"]), "opt_out": int(ov["n_opt_out"])},
+        "taxonomies": taxes,
+    }
+
+
+def rules_numbers(diagnostics: Any, *, top: int = 10) -> dict[str, Any]:
+    """Recognition rate and trend, unknown signals and dead rules of one
+    :class:`~failtax.analysis.RuleDiagnostics`."""
+    return {
+        "recognition": rate_from(diagnostics.recognition),
+        "recognition_trend": jsonable(diagnostics.recognition_trend),
+        "unknown_signals": [
+            {"signal": r["signal"], "n_events": r["n_events"], "top_implied_bucket": r["top_implied_bucket"]}
+            for r in diagnostics.unknown_signals.head(top).iter_rows(named=True)
+        ],
+        "dead_rules": list(diagnostics.dead_rules),
+    }
+
+
+def tuning_numbers(tuner: Any) -> dict[str, Any]:
+    """What a fitted :class:`~failtax.tune.TableTuner` proposes: table versions, accepted
+    changes, watch list, predicted agreement and the rule-by-rule diff."""
+    from failtax.table import diff_tables
+
+    return {
+        "table": {"name": tuner.base_table_.name, "version": tuner.base_table_.version,
+                  "proposed_version": tuner.table_.version},
+        "changes": [jsonable(c.to_dict()) for c in tuner.changes_],
+        "watch": [jsonable(c.to_dict()) for c in tuner.watch_],
+        "predicted_agreement": jsonable(tuner.predicted_agreement_.to_dict()),
+        "diff": str(diff_tables(tuner.base_table_, tuner.table_)) if tuner.changes_ else "",
+    }
+
+
+def moves_numbers(moves: pl.DataFrame, *, taxonomy: str) -> dict[str, Any]:
+    """Events of ``taxonomy`` that change bucket in a :func:`~failtax.report.reclass.bucket_moves` frame."""
+    mv = moves.filter(pl.col("taxonomy") == taxonomy)
+    moved = mv.filter(pl.col("old_bucket") != pl.col("new_bucket")).sort("n", descending=True)
+    return {
+        "events": int(mv["n"].sum()) if mv.height else 0,
+        "moved": int(moved["n"].sum()) if moved.height else 0,
+        "flows": [{"from": r["old_bucket"], "to": r["new_bucket"], "events": int(r["n"])}
+                  for r in moved.iter_rows(named=True)],
+    }
+
+
 def build_summary(
     *,
     decisions: pl.DataFrame,
@@ -508,66 +590,34 @@ def build_summary(
         ``diff``), ``checks`` and ``timings``.
     """
     from failtax import __version__
-    from failtax.table import diff_tables
+    from failtax.analysis.stats import rate as _rate
 
     backtests = backtests or {}
     ts = decisions["ts"].drop_nulls() if "ts" in decisions.columns else pl.Series([], dtype=pl.Datetime)
     weeks = decisions["week"].drop_nulls().n_unique() if "week" in decisions.columns else 0
-    ov = agreement.overall.row(0, named=True)
-    by_tax = {r["taxonomy"]: r for r in agreement.slices["taxonomy"].iter_rows(named=True)} \
-        if "taxonomy" in agreement.slices else {}
-    scores = {s.taxonomy: s for s in agreement.scores}
+    agr = agreement_numbers(agreement)
     rec_k = sum(d.recognition.successes for d in diagnostics.values())
     rec_n = sum(d.recognition.n for d in diagnostics.values())
-    from failtax.analysis.stats import rate as _rate
-
     rec_all = rate_from(_rate(rec_k, rec_n))
     taxes: dict[str, Any] = {}
-    for tax in order_taxonomies(set(diagnostics) | set(by_tax)):
-        row = by_tax.get(tax)
-        sc = scores.get(tax)
-        t: dict[str, Any] = {
-            "events": int(row["n_events"]) if row else 0,
-            "agreement": _overall(row, "agreement", "n_agree", "n_rated") if row else rate_record(0, 0, None, None),
-            "kappa": _num(sc.kappa) if sc else None,
-            "macro_f1": _num(sc.macro_f1) if sc else None,
-            "accuracy": _num(sc.accuracy) if sc else None,
-            "n_labelled": sc.n if sc else 0,
-        }
-        d = diagnostics.get(tax)
-        if d is not None:
-            t["recognition"] = rate_from(d.recognition)
-            t["recognition_trend"] = jsonable(d.recognition_trend)
-            t["unknown_signals"] = [
-                {"signal": r["signal"], "n_events": r["n_events"], "top_implied_bucket": r["top_implied_bucket"]}
-                for r in d.unknown_signals.head(10).iter_rows(named=True)
-            ]
-            t["dead_rules"] = list(d.dead_rules)
-        m = signals.get(tax)
-        if m is not None:
-            t["baseline_match"] = _num(m.baseline)
-            t["misleading_signals"] = summarize_signals(m)
-        tu = tuners.get(tax)
-        if tu is not None:
-            t["table"] = {"name": tu.base_table_.name, "version": tu.base_table_.version,
-                          "proposed_version": tu.table_.version}
-            t["changes"] = [jsonable(c.to_dict()) for c in tu.changes_]
-            t["watch"] = [jsonable(c.to_dict()) for c in tu.watch_]
-            t["predicted_agreement"] = jsonable(tu.predicted_agreement_.to_dict())
-            t["diff"] = str(diff_tables(tu.base_table_, tu.table_)) if tu.changes_ else ""
+    for tax in order_taxonomies(set(diagnostics) | set(agr["taxonomies"])):
+        t: dict[str, Any] = dict(agr["taxonomies"].get(tax) or {
+            "events": 0, "agreement": rate_record(0, 0, None, None), "kappa": None, "macro_f1": None,
+            "accuracy": None, "n_labelled": 0})
+        if tax in diagnostics:
+            t.update(rules_numbers(diagnostics[tax]))
+        if tax in signals:
+            t["baseline_match"] = _num(signals[tax].baseline)
+            t["misleading_signals"] = summarize_signals(signals[tax])
+        if tax in tuners:
+            t.update(tuning_numbers(tuners[tax]))
         if tax in backtests:
             t["backtest"] = jsonable(backtests[tax])
         if moves is not None and moves.height:
-            mv = moves.filter(pl.col("taxonomy") == tax)
-            moved = mv.filter(pl.col("old_bucket") != pl.col("new_bucket")).sort("n", descending=True)
-            t["moves"] = {
-                "events": int(mv["n"].sum()) if mv.height else 0,
-                "moved": int(moved["n"].sum()) if moved.height else 0,
-                "flows": [{"from": a, "to": b, "events": int(n)} for _t, a, b, n in moved.iter_rows()],
-            }
+            t["moves"] = moves_numbers(moves, taxonomy=tax)
         taxes[tax] = t
 
-    agreement_rec = _overall(ov, "agreement", "n_agree", "n_rated")
+    agreement_rec = agr["agreement"]
     failed, failed_keys, passed = [], [], []
     if fail_under is not None:
         v = agreement_rec["rate"]
@@ -595,14 +645,10 @@ def build_summary(
         "inputs": dict(inputs or {}),
         "window": {"from": ts.min().date().isoformat() if ts.len() else None,
                    "to": ts.max().date().isoformat() if ts.len() else None, "weeks": int(weeks)},
-        "events": {
-            "events": int(ov["n_events"]), "decided": int(ov["n_decided"]), "rated": int(ov["n_rated"]),
-            "labelled": int(ov["n_labelled"]), "opt_out": int(ov["n_opt_out"]),
-            "by_taxonomy": {k: v["events"] for k, v in taxes.items()},
-        },
+        "events": {**agr["events"], "by_taxonomy": {k: v["events"] for k, v in taxes.items()}},
         "quarantine": {"lines": sum(q.values()), "by_reason": q, "lines_total": lines_read},
         "agreement": agreement_rec,
-        "opt_out": _overall(ov, "opt_out", "n_opt_out", "n_decided"),
+        "opt_out": agr["opt_out"],
         "recognition": rec_all,
         "changes": n_changes,
         "watch": n_watch,
