@@ -605,6 +605,139 @@ def report_cmd(telemetry: tuple[str, ...], db: str | None, taxonomy: str | None,
     sys.exit(result.exit_code)
 
 
+# --------------------------------------------------------------------------- load, simulate
+
+
+@cli.command("load")
+@click.argument("paths", nargs=-1, required=True, metavar="PATHS...")
+@click.option("--db", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Database file to create or extend (incremental: a second run adds only new lines). "
+                   "Without it the files are loaded in memory and only the summary is kept.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@click.option("--show-quarantine", type=click.IntRange(min=0), default=0, metavar="N",
+              help="Also print the first N quarantined lines of this load (file:line reason detail).")
+@click.option("--fail-on-quarantine", is_flag=True, help="Exit 1 when this load quarantined any line (for CI).")
+@click.option("--lock-timeout", type=click.FloatRange(min=0), default=60.0, show_default=True, metavar="SECONDS",
+              help="How long to wait for another load of the same database to finish.")
+@click.option("--no-progress", is_flag=True, help="No progress bar (it is shown only on a terminal anyway).")
+def load_cmd(paths: tuple[str, ...], db: str | None, as_json: bool, show_quarantine: int,
+             fail_on_quarantine: bool, lock_timeout: float, no_progress: bool) -> None:
+    """Load failure telemetry (JSON Lines) into DuckDB, keeping every good line.
+
+    \b
+    PATHS are files, globs ('logs/**/*.jsonl', quote them) or directories (searched
+    for *.jsonl, *.ndjson, *.log and their .gz). Each line is told apart as one of:
+      failure-event   seed 000: ts, eventType, skillName, aiClassification, ...
+      lifecycle       seed 001: timestamp, severity, event, feature_id, session_id, ...
+      retry-log       seed 003: ts with failures or must_fix_keys, optional scope
+      agent-failure   seed 004: AgentFailure objects (code, title, detail, retryable, ...)
+    A bad line (truncated, invalid UTF-8 or JSON, wrong type, unknown event type,
+    missing field ...) never stops the load: it goes to the quarantine table with its
+    file, line number, reason and raw text. Exact duplicate lines are kept once.
+
+    \b
+    Tables and views in the database:
+      events              one row per good line of any format (`source` says which)
+      quarantine          one row per bad line: file, line, reason, detail, raw
+      signals             one row per event x signal (normalised signal names)
+      decisions           each classified failure event paired with the person's
+                          decision: ai_bucket, ai_suggestion, user_action,
+                          implied_bucket, agree, opt_out, latency_s, ...
+      orphan_resolutions  resolved events with no classified event before them
+      lifecycle           seed 001 lines with their metadata as columns
+      lifecycle_failures  per session and failure type: recovery attempts, outcome
+      retry_streaks       seed 003 budget: per scope and test id / must-fix key, the
+                          current run of consecutive repeats (over_budget at 2)
+      agent_failures      seed 004 objects, ready to re-classify with a newer table
+      files               the files loaded, with size and lines read
+
+    \b
+    Examples:
+      failtax load data/                                   # check files, print a summary
+      failtax load 'logs/**/*.jsonl' --db telemetry.duckdb # build or extend a database
+      duckdb telemetry.duckdb "SELECT reason, count(*) FROM quarantine GROUP BY 1"
+
+    Exit codes: 0 loaded; 1 lines were quarantined and --fail-on-quarantine was
+    given; 2 a path matched nothing, a file could not be opened or the database is
+    busy or incompatible.
+    """
+    from failtax.telemetry import load
+
+    tel = load(list(paths), db=db, progress=not no_progress and sys.stderr.isatty(), lock_timeout=lock_timeout)
+    try:
+        summary = tel.summary
+        assert summary is not None
+        if as_json:
+            click.echo(_dumps(summary.to_dict()))
+        else:
+            click.echo(str(summary))
+        if show_quarantine:
+            files = [f.path for f in summary.files if f.status != "unchanged"]
+            if files:
+                rows = tel.sql(
+                    "SELECT file, line, reason, detail FROM quarantine WHERE list_contains(?, file) "
+                    "ORDER BY file, line LIMIT ?", [files, show_quarantine]
+                ).fetchall()
+                for file, line, reason, detail in rows:
+                    click.echo(f"{file}:{line}: {reason}: {detail}", err=as_json)
+    finally:
+        tel.close()
+    if fail_on_quarantine and summary.quarantined:
+        sys.exit(EXIT_CHECK_FAILED)
+
+
+@cli.command("simulate")
+@click.option("--out", required=True, type=click.Path(file_okay=False), metavar="DIR",
+              help="Folder to write the telemetry files and truth.json into.")
+@click.option("--events", type=click.IntRange(min=1), default=5000, show_default=True, metavar="N",
+              help="Classified failure events (most get a resolution line too).")
+@click.option("--weeks", type=click.IntRange(min=1), default=12, show_default=True, metavar="W")
+@click.option("--seed", type=int, default=7, show_default=True, metavar="S", help="Same seed, same bytes.")
+@click.option("--taxonomy", type=click.Choice(["replay", "regen", "all"]), default="all", show_default=True,
+              help="Failure events of one family (with its defects), or replay + regen + pre-execution.")
+@click.option("--clean", is_flag=True, help="Plant no defect: AI and truth differ only by people's noise.")
+@click.option("--start", default="2026-09-07", show_default=True, metavar="DATE", help="First Monday.")
+@click.option("--json", "as_json", is_flag=True, help="Print the truth as JSON.")
+def simulate_cmd(out: str, events: int, weeks: int, seed: int, taxonomy: str, clean: bool, start: str,
+                 as_json: bool) -> None:
+    """Write seeded, realistic telemetry of every format plus its hidden truth.
+
+    \b
+    Writes into DIR:
+      failure-events.jsonl   seed 000 events (replay, regen, pre-execution) with the
+                             people's resolutions
+      lifecycle.jsonl        seed 001 lines, a few from a shell writer (bad quotes)
+      retry-log.jsonl        seed 003 retry logs with repeated failures
+      agent-failures.jsonl   seed 004 AgentFailure objects
+      mess/...jsonl          duplicates, invalid UTF-8, a truncated last line ...
+      truth.json             the defects planted in the default tables
+                             (misleading-signal, missing-signal, rule-too-early, drift)
+
+    \b
+    Example (the bundled sample):
+      failtax simulate --out data --events 6000 --weeks 12 --seed 7
+    """
+    import datetime as dt
+
+    from failtax.telemetry.simulate import simulate
+
+    try:
+        dt.date.fromisoformat(start)
+    except ValueError:
+        raise click.BadParameter(f"not an ISO date (YYYY-MM-DD): {start!r}", param_hint="--start") from None
+    result = simulate(out, events=events, weeks=weeks, seed=seed, taxonomy=taxonomy, clean=clean, start=start)
+    if as_json:
+        click.echo(_dumps(result.truth))
+        return
+    for path in result.files:
+        click.echo(f"wrote {path}")
+    defects = result.truth["defects"]
+    click.echo(f"{events:,} classified events over {weeks} weeks from {start}, seed {seed}; "
+               f"{len(defects)} planted defect(s)" + (" (clean)" if clean else ""))
+    for d in defects:
+        click.echo(f"  {d['taxonomy']:<7} {d['kind']:<18} {d['signal']}: {d.get('note', '')}")
+
+
 def main() -> None:
     """Console entry point."""
     try:

@@ -93,8 +93,6 @@ class FileReport:
     path: str
     status: str
     lines_read: int = 0
-    events_added: int = 0
-    duplicates: int = 0
     quarantined: int = 0
     skipped_blank: int = 0
 

@@ -245,7 +245,7 @@ WITH entries AS (
 SELECT scope_run_id, scope_task_id, kind, key,
        max(CASE WHEN last_n = n_last THEN len ELSE 0 END) AS streak,
        max(len) AS longest_streak,
-       sum(len) AS times_seen,
+       CAST(sum(len) AS BIGINT) AS times_seen,
        min(first_ts) AS first_seen,
        max(last_ts) AS last_seen,
        max(CASE WHEN last_n = n_last THEN len ELSE 0 END) >= 2 AS over_budget
