@@ -367,11 +367,12 @@ def _estimate(design: Design, old_b: np.ndarray, new_b: np.ndarray, window: str,
                                          weeks=(ws[0], ws[-1]) if ws else (None, None))
 
 
-def _table_buckets(table: RuleTable, frame: pl.DataFrame) -> pl.Series:
-    """Bucket per row of a frame that has ``sigkey``, under ``table`` (replayed exactly)."""
+def _table_rules(table: RuleTable, frame: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Bucket name and whether a route (not the fallback) decided, per row of a frame with ``sigkey``."""
     tax = load_taxonomy(table.taxonomy)
-    keys = frame["sigkey"].unique(maintain_order=True)
-    split = [k.split("\x1f") if k else [] for k in keys.to_list()]
+    codes = frame["sigkey"].cast(pl.Categorical).to_physical().cast(pl.Int64).to_numpy()
+    uniq = frame.select(pl.col("sigkey"), _c=pl.Series(codes)).unique("_c")
+    split = [k.split("\x1f") if k else [] for k in uniq["sigkey"].to_list()]
     vocab = sorted({s for ss in split for s in ss})
     col = {s: i for i, s in enumerate(vocab)}
     sets = np.zeros((len(split), len(vocab)), dtype=bool)
@@ -379,10 +380,18 @@ def _table_buckets(table: RuleTable, frame: pl.DataFrame) -> pl.Series:
         for s in ss:
             sets[i, col[s]] = True
     bidx = {b: i for i, b in enumerate(tax.bucket_names)}
-    b, _ = replay_routes(sets, table.route, bidx[table.fallback], col, bidx)
-    names = np.array(tax.bucket_names, dtype=object)[b]
-    lut = pl.DataFrame({"sigkey": keys, "_bucket": pl.Series(names.tolist(), dtype=pl.Utf8)})
-    return frame.select("sigkey").with_row_index("_i").join(lut, on="sigkey", how="left").sort("_i")["_bucket"]
+    b, rule = replay_routes(sets, table.route, bidx[table.fallback], col, bidx)
+    by_code_b = np.zeros(int(codes.max()) + 1 if len(codes) else 1, dtype=np.int64)
+    by_code_r = np.zeros_like(by_code_b)
+    by_code_b[uniq["_c"].to_numpy()] = b
+    by_code_r[uniq["_c"].to_numpy()] = rule
+    names = np.array(tax.bucket_names, dtype=object)
+    return names[by_code_b[codes]], by_code_r[codes] < len(table.route)
+
+
+def _table_buckets(table: RuleTable, frame: pl.DataFrame) -> pl.Series:
+    """Bucket per row of a frame that has ``sigkey``, under ``table`` (replayed exactly)."""
+    return pl.Series("bucket", _table_rules(table, frame)[0].tolist(), dtype=pl.Utf8)
 
 
 def predict_buckets(table: Any, decisions: Any, *, use_text: bool = True) -> np.ndarray:
