@@ -412,17 +412,20 @@ class Searcher:
                     bi = self.bidx[r2.bucket]
                     if L[sa, bi].sum() < thr or L[sa].sum() < self.min_support // 2:
                         continue
-                    # Variant 2 leaves out the signals whose pairs with `a` the data contradicts.
+                    # Two variants: only the signals whose pairs with `a` the data shows going
+                    # to r2's bucket (the smallest change; tried first, so it wins ties), and
+                    # all of r2's signals (when unseen pairs should follow the same rule).
                     agreeing = []
                     for s in others:
                         if s in d.col:
-                            lab = L[d.sets[:, d.col[a]] & d.sets[:, d.col[s]]].sum(axis=0)
-                            if lab.sum() >= 3 and lab[bi] * 2 <= lab.sum():
-                                continue
-                        agreeing.append(s)
-                    variants = [(others, f"any signal of route {r2.id!r}")]
+                            both = d.sets[:, d.col[a]] & d.sets[:, d.col[s]]
+                            lab = L[both & (cur != bi)].sum(axis=0)  # pairs that would move
+                            if lab.sum() > 0 and lab[bi] * 2 > lab.sum():
+                                agreeing.append(s)
+                    variants = []
                     if agreeing and tuple(agreeing) != others:
                         variants.append((tuple(agreeing), "any of " + ", ".join(repr(x) for x in agreeing)))
+                    variants.append((others, f"any signal of route {r2.id!r}"))
                     first = int(rule[sa].min()) if sa.any() else i
                     for anys, what in variants:
                         rid = unique_route_id(f"{a}-with-{r2.id}", ids)
