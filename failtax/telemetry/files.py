@@ -18,6 +18,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -40,14 +41,20 @@ class FileIdentity:
     size: int
     mtime_ns: int
     head_hash: str
+    head_len: int = HEAD_BYTES
 
     @classmethod
-    def of(cls, path: str | os.PathLike[str]) -> FileIdentity:
-        """Measure ``path`` (raises ``OSError`` when it cannot be read)."""
+    def of(cls, path: str | os.PathLike[str], *, head_len: int = HEAD_BYTES) -> FileIdentity:
+        """Measure ``path``: hash its first ``head_len`` bytes (fewer if it is shorter).
+
+        A file shorter than 1 KB that grew is recognised by hashing as many bytes as it
+        had before. Raises ``OSError`` when it cannot be read.
+        """
         st = os.stat(path)
         with open(path, "rb") as fh:
-            head = fh.read(HEAD_BYTES)
-        return cls(size=st.st_size, mtime_ns=st.st_mtime_ns, head_hash=hashlib.sha256(head).hexdigest())
+            head = fh.read(head_len)
+        return cls(size=st.st_size, mtime_ns=st.st_mtime_ns, head_hash=hashlib.sha256(head).hexdigest(),
+                   head_len=len(head))
 
 
 def file_identity(path: str | os.PathLike[str]) -> FileIdentity:
@@ -181,11 +188,9 @@ def read_chunks(
         line_no = first_line
         consumed = offset
         while failure is None:
-            try:
-                data = stream.read(chunk_bytes)
-            except (OSError, EOFError, zlib.error) as exc:
-                failure = f"{'gzip stream' if gz else 'file'} unreadable after line {line_no - 1}: {exc}"
-                data = b""
+            data, error = _read_block(stream, chunk_bytes, piece=(64 << 10) if gz else chunk_bytes)
+            if error is not None:
+                failure = f"{'gzip stream' if gz else 'file'} unreadable: {error}"
             if not data:
                 break
             buf = carry + data if carry else data
@@ -216,6 +221,23 @@ def read_chunks(
             )
     finally:
         raw.close()
+
+
+def _read_block(stream: Any, size: int, *, piece: int) -> tuple[bytes, str | None]:
+    """Up to ``size`` bytes, read in pieces so that a stream failing midway keeps what it gave."""
+    parts: list[bytes] = []
+    got = 0
+    while got < size:
+        try:
+            # read1: one decompression step at a time, so a broken stream loses little
+            data = stream.read1(min(piece, size - got)) if hasattr(stream, "read1") else stream.read(size - got)
+        except (OSError, EOFError, zlib.error) as exc:
+            return b"".join(parts), str(exc) or type(exc).__name__
+        if not data:
+            break
+        parts.append(data)
+        got += len(data)
+    return (parts[0] if len(parts) == 1 else b"".join(parts)), None
 
 
 def _empty_table() -> pa.Table:

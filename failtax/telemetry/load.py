@@ -162,7 +162,7 @@ class Telemetry:
     """Loaded telemetry: a DuckDB connection and the relations over it.
 
     Every property returns a :class:`duckdb.DuckDBPyRelation` (``.pl()`` for polars,
-    ``.df()`` for pandas, ``.arrow()`` for Arrow). Build one with :func:`load` or
+    ``.df()`` for pandas, ``.arrow()`` for an Arrow reader). Build one with :func:`load` or
     :func:`connect`; close it with :meth:`close` or a ``with`` block.
     """
 
@@ -368,7 +368,7 @@ def _prepare(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(f"CREATE TABLE IF NOT EXISTS quarantine (\n  {qcols}\n)")
     con.execute(
         'CREATE TABLE IF NOT EXISTS _files (path VARCHAR, size BIGINT, mtime_ns BIGINT, head_hash VARCHAR, '
-        '"offset" BIGINT, lines BIGINT, gzip BOOLEAN, loaded_at TIMESTAMP)'
+        '"offset" BIGINT, lines BIGINT, gzip BOOLEAN, loaded_at TIMESTAMP, head_len INTEGER)'
     )
     con.execute("CREATE TABLE IF NOT EXISTS _meta (key VARCHAR, value VARCHAR)")
     if _scalar(con, "SELECT count(*) FROM _meta") == 0:
@@ -471,7 +471,7 @@ def _ingest(
     before = dict(con.execute("SELECT source, count(*) FROM events GROUP BY source").fetchall())
     known = {
         row[0]: row for row in con.execute(
-            'SELECT path, size, mtime_ns, head_hash, "offset", lines, gzip FROM _files'
+            'SELECT path, size, mtime_ns, head_hash, "offset", lines, gzip, head_len FROM _files'
         ).fetchall()
     }
     plans = []
@@ -482,7 +482,16 @@ def _ingest(
             gz = is_gzip(f)
         except OSError as exc:
             raise TelemetryError(f"{f}: cannot read the file: {exc.strerror or exc}") from None
-        status, offset, lines = _plan(known.get(str(f)), ident)
+        before_row = known.get(str(f))
+        if before_row is not None and before_row[7] < ident.head_len:
+            # The file was shorter than the head last time: compare the bytes it had.
+            try:
+                same = FileIdentity.of(f, head_len=before_row[7]).head_hash == before_row[3]
+            except OSError:
+                same = False
+            if same:
+                before_row = (*before_row[:3], ident.head_hash, *before_row[4:])
+        status, offset, lines = _plan(before_row, ident)
         plans.append((f, ident, gz, status, offset, lines))
         if status != "unchanged":
             total_bytes += ident.size - (0 if gz else offset)
@@ -515,8 +524,8 @@ def _ingest(
                 batch.add(path, chunk)
             con.execute("DELETE FROM _files WHERE path = ?", [path])
             con.execute(
-                "INSERT INTO _files VALUES (?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP)",
-                [path, ident.size, ident.mtime_ns, ident.head_hash, resume_offset, resume_lines, gz],
+                "INSERT INTO _files VALUES (?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?)",
+                [path, ident.size, ident.mtime_ns, ident.head_hash, resume_offset, resume_lines, gz, ident.head_len],
             )
         batch.flush()
     finally:
@@ -544,7 +553,7 @@ def _plan(known: tuple | None, ident: FileIdentity) -> tuple[str, int, int]:
     """(status, byte offset to start at, lines already read) for one file."""
     if known is None:
         return "new", 0, 0
-    _, size, mtime_ns, head_hash, offset, lines, _gz = known
+    _, size, mtime_ns, head_hash, offset, lines, *_ = known
     if head_hash != ident.head_hash or ident.size < size:
         return "replaced", 0, 0
     if ident.size == size:

@@ -1,0 +1,404 @@
+"""The telemetry loader, on real files and a real DuckDB database.
+
+Covers: every kind of bad line quarantined with its line number and reason while no good
+line is lost; declared column types; gzip, directories and globs; idempotent and
+incremental loads (a grown file adds only its new lines); atomicity when a load is
+killed; concurrent loads of one database; the CLI.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from failtax.errors import TelemetryError
+from failtax.telemetry import connect, load
+from failtax.telemetry.schema import EVENTS_COLUMNS, QUARANTINE_REASONS
+from failtax.telemetry.views import DECISIONS_COLUMNS, VIEW_DOCS
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "telemetry"
+sys.path.insert(0, str(FIXTURES))
+from make_fixtures import BROKEN, CLASSIFIED  # noqa: E402
+
+GOOD_LINES = {i for i, (_, what) in enumerate(BROKEN, 1) if what == "event"}
+BAD_LINES = {i: what for i, (_, what) in enumerate(BROKEN, 1) if what not in ("event", "duplicate", "blank")}
+
+
+def _line(obj: dict) -> str:
+    return json.dumps(obj, separators=(",", ":")) + "\n"
+
+
+def _event(i: int, **extra: object) -> dict:
+    rec = {"ts": f"2026-09-07T10:{i // 60 % 60:02d}:{i % 60:02d}.000Z", "eventType": "replay-failure-classified",
+           "skillName": "muggle-test", "aiClassification": "stale-script", "aiSuggestion": "regenerate",
+           "runId": f"r{i}", "testCaseId": f"t{i}", "signals": ["selector-timeout"]}
+    rec.update(extra)
+    return rec
+
+
+def _counts(tel) -> tuple[int, int]:
+    return (tel.sql("SELECT count(*) FROM events").fetchall()[0][0],
+            tel.sql("SELECT count(*) FROM quarantine").fetchall()[0][0])
+
+
+# --------------------------------------------------------------------------- the broken corpus
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    d = tmp_path / "corpus"
+    d.mkdir()
+    shutil.copy(FIXTURES / "broken.jsonl", d / "broken.jsonl")
+    shutil.copy(FIXTURES / "lifecycle-shell.log", d / "lifecycle-shell.log")
+    return d
+
+
+def test_broken_corpus_keeps_every_good_line_and_quarantines_every_bad_one(corpus: Path) -> None:
+    tel = load(corpus / "broken.jsonl")
+    events = {r[0] for r in tel.sql("SELECT line FROM events").fetchall()}
+    quarantined = dict(tel.sql("SELECT line, reason FROM quarantine").fetchall())
+    assert events == GOOD_LINES
+    assert quarantined == BAD_LINES
+    assert set(QUARANTINE_REASONS) >= set(quarantined.values())
+    # each kind of bad line the loader must recognise is in the corpus
+    assert {"truncated-last-line", "invalid-utf8", "not-an-object", "wrong-type", "unknown-event-type",
+            "missing-field", "unescaped-quote", "invalid-json"} <= set(quarantined.values())
+    s = tel.summary
+    assert s.duplicates == 1 and s.lines_read == len(BROKEN)
+    assert s.quarantined_by_reason["wrong-type"] == 3
+    assert s.events_by_source == {"failure-event": 4, "lifecycle": 1, "retry-log": 1, "agent-failure": 1}
+
+
+def test_quarantine_keeps_file_line_detail_and_raw_text(corpus: Path) -> None:
+    tel = load(corpus / "broken.jsonl")
+    rows = {r[1]: r for r in tel.sql("SELECT file, line, reason, detail, source, raw FROM quarantine").fetchall()}
+    assert all(r[0] == str((corpus / "broken.jsonl").resolve()) for r in rows.values())
+    assert rows[16][5] == BROKEN[15][0].decode()  # the shell writer's line, as written
+    assert rows[4][5].startswith('{"ts":"2026-09-07T10:03:00.000Z"') and "\ufffd" in rows[4][5]
+    bad_byte = BROKEN[3][0].index(bytes([0xE9])) + 1
+    assert rows[4][3] == f"invalid UTF-8 at byte {bad_byte}"
+    assert rows[8][3] == "skillName must be a string, got a number" and rows[8][4] == "failure-event"
+    assert rows[12][3] == "missing required field(s): skillName"
+    assert rows[13][3] == "missing required field(s): retryable"
+    assert rows[22][3] == "exitCode must be an integer, got a string"
+    assert rows[10][3] == 'unknown eventType "replay-failure-exploded" for a failure-event line'
+    assert rows[6][3] == "expected a JSON object, got a list" and rows[7][3] == "expected a JSON object, got a number"
+    assert rows[24][5] == BROKEN[23][0].decode()
+
+
+def test_good_lines_are_normalised_and_typed(corpus: Path) -> None:
+    tel = load(corpus / "broken.jsonl")
+    df = tel.events.pl()
+    by_line = {r["line"]: r for r in df.iter_rows(named=True)}
+    assert by_line[19]["signals"] == ["unexpected-error-toast"]  # spelling drift, CRLF line end
+    assert by_line[23]["signals"] == ["goal-not-achievable"]  # leading spaces, escapes in metadata
+    assert json.loads(by_line[23]["metadata"])["summary"] == "looped on the \u201ccookie\u201d modal \\ twice"
+    assert by_line[2]["ai_classification"] == "compile" and by_line[2]["event_type"] == "failure.classified"
+    assert by_line[5]["failures"] == ["tests/test_a.py::test_x[1]"] and by_line[5]["run_id"] == "go-1"
+    assert by_line[5]["task_id"] == "task-1"
+    assert by_line[15]["exit_code"] == 1 and by_line[15]["retryable"] is True and by_line[15]["ts"] is None
+    assert str(by_line[1]["ts"]) == "2026-09-07 10:00:00"
+    first = tel.sql("SELECT event_id FROM events WHERE line = 1").fetchall()[0][0]
+    assert len(first) == 16 and int(first, 16) >= 0
+
+
+def test_declared_column_types(tmp_path: Path, corpus: Path) -> None:
+    tel = load(corpus, db=tmp_path / "t.duckdb")
+    assert [(c, t) for c, t, *_ in tel.sql("DESCRIBE events").fetchall()] == [(c, t) for c, t, _ in EVENTS_COLUMNS]
+    got = [(c, t) for c, t, *_ in tel.sql("DESCRIBE decisions").fetchall()]
+    assert got == [(c, t) for c, t, _ in DECISIONS_COLUMNS]
+    for name in VIEW_DOCS:
+        tel.sql(f"SELECT * FROM {name} LIMIT 1").fetchall()
+    assert tel.events.df().shape[0] == tel.events.pl().height == len(GOOD_LINES) + 2  # + the shell log's good lines
+
+
+def test_shell_writer_lines_are_quarantined_not_dropped(corpus: Path) -> None:
+    tel = load(corpus / "lifecycle-shell.log")
+    assert tel.sql("SELECT line, reason FROM quarantine ORDER BY line").fetchall() == [
+        (2, "unescaped-quote"), (4, "unescaped-quote")]
+    assert tel.sql("SELECT line, event FROM lifecycle ORDER BY line").fetchall() == [
+        (1, "failure.classified"), (3, "recovery.degraded")]
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def test_gzip_directories_and_globs_give_the_same_rows(tmp_path: Path, corpus: Path) -> None:
+    plain = load(corpus)
+    gz = tmp_path / "gz" / "nested"
+    gz.mkdir(parents=True)
+    for f in corpus.iterdir():
+        with open(f, "rb") as src, gzip.open(gz / (f.name + ".gz"), "wb") as dst:
+            dst.write(src.read())
+    (tmp_path / "gz" / "notes.txt").write_text("not telemetry\n")
+    (tmp_path / "gz" / ".hidden.jsonl").write_text("{broken\n")
+    zipped = load(tmp_path / "gz")
+    assert len(zipped.summary.files) == 2  # only telemetry names, hidden files skipped
+    q = "SELECT source, event_type, ts, signals, metadata FROM events ORDER BY ts, source, line"
+    assert plain.sql(q).fetchall() == zipped.sql(q).fetchall()
+    q = "SELECT line, reason, raw FROM quarantine ORDER BY file, line"
+    assert sorted(plain.sql(q).fetchall()) == sorted(zipped.sql(q).fetchall())
+    globbed = load([str(tmp_path / "gz" / "**" / "*.gz")])
+    assert _counts(globbed) == _counts(zipped)
+
+
+def test_inputs_that_match_nothing_raise_clearly(tmp_path: Path) -> None:
+    with pytest.raises(TelemetryError, match="no such file or directory"):
+        load(tmp_path / "missing.jsonl")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(TelemetryError, match="matched no telemetry files"):
+        load(tmp_path / "empty")
+    with pytest.raises(TelemetryError, match="matched no telemetry files"):
+        load(str(tmp_path / "*.nothing"))
+
+
+def test_a_corrupt_gzip_keeps_what_was_readable(tmp_path: Path) -> None:
+    data = gzip.compress("".join(_line(_event(i)) for i in range(2000)).encode())
+    f = tmp_path / "cut.jsonl.gz"
+    f.write_bytes(data[: len(data) // 2])
+    tel = load(f)
+    n_events, _ = _counts(tel)
+    assert 0 < n_events < 2000
+    rows = tel.sql("SELECT line, reason FROM quarantine ORDER BY line").fetchall()
+    assert rows[-1][1] == "unreadable"
+    # every line before the cut is an event, and nothing after it is invented
+    assert tel.sql("SELECT max(line) FROM events").fetchall()[0][0] <= rows[-1][0] - 1
+
+
+def test_exact_duplicates_across_files_are_kept_once(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text(_line(_event(1)) + _line(_event(2)) + _line(_event(1)))
+    b.write_text(_line(_event(2)) + _line(_event(3)))
+    tel = load(tmp_path)
+    assert tel.sql("SELECT file, line FROM events ORDER BY file, line").fetchall() == [
+        (str(a.resolve()), 1), (str(a.resolve()), 2), (str(b.resolve()), 2)]
+    assert tel.summary.duplicates == 2
+    # the same event with other content is not a duplicate
+    c = tmp_path / "c.jsonl"
+    c.write_text(_line(_event(1, userAction="x", eventType="replay-failure-resolved")))
+    assert _counts(load(tmp_path))[0] == 4
+
+
+# --------------------------------------------------------------------------- incremental database
+
+
+def test_reloading_is_idempotent(tmp_path: Path, corpus: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    first = load(corpus, db=db)
+    counts = _counts(first)
+    ids = first.sql("SELECT event_id FROM events ORDER BY event_id").fetchall()
+    first.close()
+    again = load(corpus, db=db)
+    assert _counts(again) == counts
+    assert again.sql("SELECT event_id FROM events ORDER BY event_id").fetchall() == ids
+    assert {f.status for f in again.summary.files} == {"unchanged"}
+    assert again.summary.events_added == 0 and again.summary.lines_read == 0
+    again.close()
+    tel = connect(db)
+    assert _counts(tel) == counts
+    with pytest.raises(duckdb.Error):
+        tel.sql("DELETE FROM events")  # read-only by default
+    tel.close()
+
+
+def test_a_grown_file_adds_only_its_new_lines(tmp_path: Path) -> None:
+    f = tmp_path / "sink.jsonl"
+    db = tmp_path / "t.duckdb"
+    complete = _line(_event(3))
+    f.write_text(_line(_event(1)) + _line(_event(2)) + complete[:40])  # a writer is mid-line
+    tel = load(f, db=db)
+    assert _counts(tel) == (2, 1)
+    assert tel.sql("SELECT line, reason FROM quarantine").fetchall() == [(3, "truncated-last-line")]
+    tel.close()
+    with open(f, "a") as fh:
+        fh.write(complete[40:] + _line(_event(4)))
+    tel = load(f, db=db)
+    assert tel.summary.files[0].status == "grown"
+    assert tel.summary.lines_read == 2 and tel.summary.events_added == 2
+    assert tel.sql("SELECT line FROM events ORDER BY line").fetchall() == [(1,), (2,), (3,), (4,)]
+    assert _counts(tel) == (4, 0)  # the finished line is an event now, no longer quarantined
+    tel.close()
+    with open(f, "a") as fh:
+        fh.write(_line(_event(5)) + "{oops\n")
+    tel = load(f, db=db)
+    assert tel.summary.lines_read == 2
+    assert _counts(tel) == (5, 1)
+    assert tel.sql("SELECT line, reason FROM quarantine").fetchall() == [(6, "invalid-json")]
+
+
+def test_a_grown_gzip_file_adds_only_its_new_lines(tmp_path: Path) -> None:
+    f = tmp_path / "sink.jsonl.gz"
+    db = tmp_path / "t.duckdb"
+    with gzip.open(f, "wt") as fh:
+        fh.write("".join(_line(_event(i)) for i in range(3)))
+    load(f, db=db).close()
+    with gzip.open(f, "at") as fh:  # a second gzip member appended
+        fh.write(_line(_event(3)))
+    tel = load(f, db=db)
+    assert tel.summary.lines_read == 1
+    assert tel.sql("SELECT line FROM events ORDER BY line").fetchall() == [(1,), (2,), (3,), (4,)]
+
+
+def test_a_replaced_file_is_reloaded(tmp_path: Path) -> None:
+    f = tmp_path / "sink.jsonl"
+    db = tmp_path / "t.duckdb"
+    f.write_text(_line(_event(1)) + _line(_event(2)) + "{bad\n")
+    load(f, db=db).close()
+    f.write_text(_line(_event(7)))  # rotated: new content, smaller
+    tel = load(f, db=db)
+    assert tel.summary.files[0].status == "replaced"
+    assert tel.sql("SELECT run_id FROM events").fetchall() == [("r7",)]
+    assert _counts(tel) == (1, 0)
+
+
+def test_a_database_from_another_schema_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    f = tmp_path / "a.jsonl"
+    f.write_text(_line(_event(1)))
+    load(f, db=db).close()
+    con = duckdb.connect(str(db))
+    con.execute("UPDATE _meta SET value = '0' WHERE key = 'schema_version'")
+    con.close()
+    with pytest.raises(TelemetryError, match="telemetry schema '0'"):
+        connect(db)
+    with pytest.raises(TelemetryError, match="delete the file and load again"):
+        load(f, db=db)
+
+
+# --------------------------------------------------------------------------- crashes and concurrency
+
+
+@pytest.fixture(scope="module")
+def big_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """About 60 MB of events: long enough to load that a kill lands mid-load."""
+    path = tmp_path_factory.mktemp("big") / "big.jsonl"
+    meta = {"errorExcerpt": "x" * 400}
+    with open(path, "w") as fh:
+        fh.writelines(_line(_event(i, metadata=meta, runId=f"big-{i}")) for i in range(120_000))
+    return path
+
+
+def _load_proc(paths: list[Path], db: Path, *extra: str) -> subprocess.Popen:
+    cmd = [sys.executable, "-c", "from failtax.cli import main; main()", "load", *map(str, paths), "--db", str(db), *extra]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _kill_on(proc: subprocess.Popen, started_writing) -> bool:
+    """SIGKILL ``proc`` as soon as ``started_writing()`` is true; False if it finished first."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if started_writing():
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            return True
+        time.sleep(0.002)
+    proc.communicate()
+    return False
+
+
+@pytest.mark.slow
+def test_a_killed_load_leaves_the_database_as_it_was(tmp_path: Path, big_file: Path) -> None:
+    small, other = tmp_path / "small.jsonl", tmp_path / "other.jsonl"
+    small.write_text(_line(_event(1)) + "{bad\n")
+    other.write_text(_line(_event(2)))
+    db = tmp_path / "t.duckdb"
+
+    # a new database is built beside the target and renamed: a killed build leaves none
+    proc = _load_proc([big_file], db)
+    assert _kill_on(proc, lambda: any(tmp_path.glob(".t.duckdb.*.building*"))), "finished before the kill"
+    assert not db.exists()
+
+    load(small, db=db).close()
+    size, wal = db.stat().st_size, db.with_name(db.name + ".wal")
+    proc = _load_proc([big_file], db)
+    assert _kill_on(proc, lambda: wal.exists() or db.stat().st_size != size), "finished before the kill"
+    tel = connect(db)
+    assert _counts(tel) == (1, 1)  # the interrupted load left no trace
+    tel.close()
+    tel = load(other, db=db)  # and the database still takes loads
+    assert _counts(tel) == (2, 1)
+
+
+def test_concurrent_loads_wait_or_fail_clearly(tmp_path: Path) -> None:
+    import fcntl
+
+    f = tmp_path / "a.jsonl"
+    f.write_text(_line(_event(1)))
+    db = tmp_path / "t.duckdb"
+    lock = os.open(str(db) + ".lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    try:
+        proc = _load_proc([f], db, "--lock-timeout", "0.5")
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 2
+        assert "another `failtax load` is writing this database" in err and "waited 0.5 s" in err
+        assert not db.exists()
+        threading.Timer(0.5, lambda: fcntl.flock(lock, fcntl.LOCK_UN)).start()
+        t = time.monotonic()
+        tel = load(f, db=db, lock_timeout=30)  # waits for the lock, then loads
+        assert time.monotonic() - t >= 0.4
+        assert _counts(tel) == (1, 0)
+        tel.close()
+    finally:
+        os.close(lock)
+
+
+def test_two_processes_loading_one_database_both_succeed(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text("".join(_line(_event(i)) for i in range(0, 1500)))
+    b.write_text("".join(_line(_event(i)) for i in range(1000, 2500)))
+    db = tmp_path / "t.duckdb"
+    procs = [_load_proc([a], db), _load_proc([b], db)]
+    for p in procs:
+        p.communicate(timeout=120)
+        assert p.returncode == 0
+    tel = connect(db)
+    assert _counts(tel) == (2500, 0)  # the 500 shared lines once
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def test_cli_load_summary_json_and_quarantine_listing(tmp_path: Path, corpus: Path, failtax_cmd: list[str]) -> None:
+    db = tmp_path / "t.duckdb"
+    r = subprocess.run([*failtax_cmd, "load", str(corpus), "--db", str(db), "--show-quarantine", "2",
+                        "--fail-on-quarantine"], capture_output=True, text=True)
+    assert r.returncode == 1, r.stderr  # loaded, but lines were quarantined
+    assert "events added: 9 (failure-event 4 · lifecycle 3 · retry-log 1 · agent-failure 1)" in r.stdout
+    assert "duplicates skipped: 1" in r.stdout
+    assert "quarantined: 17 lines (unescaped-quote 3, wrong-type 3," in r.stdout
+    assert f"{(corpus / 'broken.jsonl').resolve()}:3: invalid-json:" in r.stdout
+    assert r.stderr == ""  # no progress bar when stderr is not a terminal
+    r = subprocess.run([*failtax_cmd, "load", str(corpus), "--db", str(db), "--json", "--fail-on-quarantine"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0  # this load quarantined nothing new
+    doc = json.loads(r.stdout)
+    assert doc["events_added"] == 0 and doc["totals"]["events"] == 9 and doc["totals"]["quarantine"] == 17
+    r = subprocess.run([*failtax_cmd, "load", str(tmp_path / "nope.jsonl")], capture_output=True, text=True)
+    assert r.returncode == 2 and "nope.jsonl: no such file or directory" in r.stderr
+
+
+def test_cli_load_help_explains_every_table(failtax_cmd: list[str]) -> None:
+    r = subprocess.run([*failtax_cmd, "load", "--help"], capture_output=True, text=True)
+    assert r.returncode == 0
+    for name in VIEW_DOCS:
+        assert f"\n    {name} " in r.stdout, name
+    for opt in ("--db", "--json", "--show-quarantine", "--fail-on-quarantine", "--lock-timeout", "--no-progress"):
+        assert opt in r.stdout
+
+
+def test_results_convert_to_polars_pandas_and_arrow(corpus: Path) -> None:
+    tel = load(corpus)
+    assert tel.decisions.pl().height == tel.decisions.df().shape[0] == tel.decisions.arrow().read_all().num_rows == 3
+    assert CLASSIFIED["runId"] in tel.decisions.pl()["run_id"].to_list()
