@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from failtax.evidence import Evidence, ascii_lower, is_error_result_frame, tail_lines
+from failtax.redact import Finding, find_secrets, redact, redact_slice
 from failtax.table import CompiledTable, ExtractRule, RuleTable, load_table
 
 __all__ = ["Classification", "classify", "extract_signals", "render_template"]
@@ -316,6 +317,12 @@ def _line_at(text: str, pos: int) -> str:
 
 
 def _matched_line(rule_ids: list[str], ct: CompiledTable, combined: str, hay: str) -> str | None:
+    best = _matched_pos(rule_ids, ct, combined, hay)
+    return None if best is None else _line_at(combined, best)
+
+
+def _matched_pos(rule_ids: list[str], ct: CompiledTable, combined: str, hay: str) -> int | None:
+    """Where the earliest text match of these rules starts, or None."""
     best: int | None = None
     for rid in rule_ids:
         lits, _, _ = ct.literals[rid]
@@ -329,7 +336,18 @@ def _matched_line(rule_ids: list[str], ct: CompiledTable, combined: str, hay: st
             m = rx.search(combined)
             if m is not None and (best is None or m.start() < best):
                 best = m.start()
-    return None if best is None else _line_at(combined, best)
+    return best
+
+
+def _shown(text: str, start: int, end: int, findings: list[Finding]) -> str:
+    """``text[start:end]`` as it may be shown: every secret overlapping it masked."""
+    return redact_slice(text, start, end, findings=findings) if findings else text[start:end]
+
+
+def _shown_line(text: str, pos: int, findings: list[Finding]) -> str:
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    return _shown(text, start, end if end >= 0 else len(text), findings).strip()
 
 
 def classify(evidence: Any, *, taxonomy: str = "agent-run", table: Any = None) -> Classification:
@@ -362,6 +380,8 @@ def classify(evidence: Any, *, taxonomy: str = "agent-run", table: Any = None) -
     combined = ev.combined_text()
     hay = ascii_lower(combined)
     frame_error = is_error_result_frame(ev.result_frame)
+    # Rules match the original text; every text the result shows has its secrets masked.
+    findings = find_secrets(combined)
 
     signals: list[str] = []
     by_signal: dict[str, list[str]] = {}
@@ -379,7 +399,8 @@ def classify(evidence: Any, *, taxonomy: str = "agent-run", table: Any = None) -
             if m is not None:
                 for k, v in m.groupdict().items():
                     if v and k not in facts:
-                        facts[k] = v.strip()
+                        g = cap.groupindex[k]
+                        facts[k] = _shown(combined, m.start(g), m.end(g), findings).strip()
     for s in ev.signals:
         if s not in by_signal:
             signals.append(s)
@@ -389,7 +410,8 @@ def classify(evidence: Any, *, taxonomy: str = "agent-run", table: Any = None) -
     route = next((r for r in tbl.route if r.matches(present)), None)
     bucket_name = route.bucket if route is not None else tbl.fallback
     bucket = ct.taxonomy.bucket(bucket_name)
-    facts.setdefault("text", combined.strip())
+    shown_text = redact(combined, findings=findings) if findings else combined
+    facts.setdefault("text", shown_text.strip())
 
     title, detail, retryable = bucket.title, bucket.detail, bucket.retryable
     matched_line = None
@@ -399,7 +421,8 @@ def classify(evidence: Any, *, taxonomy: str = "agent-run", table: Any = None) -
         retryable = route.retryable if route.retryable is not None else retryable
         for s in route.positive_signals:
             if s in present and by_signal.get(s):
-                matched_line = _matched_line(by_signal[s], ct, combined, hay)
+                pos = _matched_pos(by_signal[s], ct, combined, hay)
+                matched_line = None if pos is None else _shown_line(combined, pos, findings)
                 if matched_line:
                     break
     source_file = source_line = None
@@ -408,6 +431,9 @@ def classify(evidence: Any, *, taxonomy: str = "agent-run", table: Any = None) -
         if m is not None:
             gd = m.groupdict()
             source_file = gd.get("file")
+            if source_file and findings:
+                g = rx.groupindex["file"]
+                source_file = _shown(combined, m.start(g), m.end(g), findings)
             line = gd.get("line")
             source_line = int(line) if line and line.isdigit() else None
             break
@@ -433,11 +459,11 @@ def classify(evidence: Any, *, taxonomy: str = "agent-run", table: Any = None) -
         retry_limit=bucket.retry_limit,
         exit_code=ev.exit_code,
         signal=ev.signal,
-        stderr_tail=tail_lines(combined, 24, 1600),
+        stderr_tail=tail_lines(shown_text, 24, 1600),
         matched_line=matched_line,
         source_file=source_file,
         source_line=source_line,
         facts={k: v for k, v in facts.items() if k != "text"},
         id=ev.id,
-        warnings=ev.problems,
+        warnings=tuple(redact(w) for w in ev.problems),
     )
