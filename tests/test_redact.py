@@ -1,0 +1,240 @@
+"""Redaction: every secret of the corpus is masked with its kind's placeholder, ordinary
+error text is left exactly as it is, and nothing failtax prints echoes a secret.
+
+The corpus (tests/fixtures/secrets/corpus.py) is generated from a seed at test time:
+fake keys in their providers' real shapes, each shown in the context it usually leaks
+in. Seed 001's trust_gate recipe says never echo the secret; the CLI tests at the end
+hold ``failtax classify`` to that, in JSON and in ``--text --explain`` output.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib.util
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from failtax.classify import classify
+from failtax.redact import KINDS, Finding, find_secrets, placeholder, redact, redact_slice
+
+SECRETS_DIR = Path(__file__).resolve().parent / "fixtures" / "secrets"
+
+
+def load_corpus():
+    """The corpus module, imported by path (tests/ is not a package)."""
+    name = "failtax_secret_corpus"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, SECRETS_DIR / "corpus.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+corpus = load_corpus()
+CASES = corpus.generate()
+NEGATIVES = corpus.negatives()
+FAILTAX = [sys.executable, "-c", "from failtax.cli import main; main()"]
+
+
+def by_name(name: str):
+    return next(c for c in CASES if c.name == name)
+
+
+# --------------------------------------------------------------------------- the corpus
+
+
+def test_corpus_is_seeded_and_shapes_follow_the_formats() -> None:
+    assert corpus.generate(2026) == CASES
+    assert corpus.generate(7) != CASES
+    assert len({c.name for c in CASES}) == len(CASES)
+    for c in CASES:
+        if c.kind == "github-token" and c.secret.startswith(("ghp_", "gho_", "ghu_", "ghs_", "ghr_")):
+            assert len(c.secret) == 40 and corpus.github_checksum_ok(c.secret), c.name
+    npm = by_name("npm").secret
+    assert len(npm) == 40 and corpus.github_checksum_ok(npm)
+    ant = by_name("anthropic-api").secret
+    assert len(ant) == 108 and ant.startswith("sk-ant-api03-") and ant.endswith("AA")
+    assert len(by_name("google-api").secret) == 39
+    aws = by_name("aws-access-key-id").secret
+    assert len(aws) == 20 and set(aws[4:]) <= set(corpus.BASE32)
+    assert by_name("pypi").secret.startswith("pypi-AgEIcHlwaS5vcmc")
+    assert len(base64.b64decode(by_name("azure-storage").secret)) == 64
+    header, payload, sig = by_name("jwt").secret.split(".")
+    assert json.loads(base64.urlsafe_b64decode(header + "==")) == {"alg": "HS256", "typ": "JWT"}
+    assert len(base64.urlsafe_b64decode(sig + "=")) == 32
+    pem = by_name("pem-rsa").secret.splitlines()
+    assert pem[0] == "-----BEGIN RSA PRIVATE KEY-----" and pem[-1] == "-----END RSA PRIVATE KEY-----"
+    base64.b64decode("".join(pem[1:-1]), validate=True)
+
+
+def test_every_kind_of_the_corpus_is_a_documented_kind() -> None:
+    assert {c.kind for c in CASES} <= set(KINDS)
+    assert list(KINDS) == sorted(KINDS)
+
+
+# --------------------------------------------------------------------------- masking
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_each_secret_is_masked_with_its_kind_and_the_context_kept(case) -> None:
+    out = redact(case.text)
+    assert case.secret not in out
+    assert placeholder(case.kind) in out
+    at = case.text.index(case.secret)
+    findings = find_secrets(case.text)
+    covering = [f for f in findings if f.start <= at < f.end]
+    assert [f.kind for f in covering] == [case.kind]
+    assert covering[0].end >= at + len(case.secret)
+    # redact is find_secrets applied: the text between findings is kept as it was.
+    assert redact(case.text, findings=findings) == out
+    assert out.startswith(case.text[: findings[0].start])
+    assert out.endswith(case.text[findings[-1].end :])
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize("line", NEGATIVES)
+def test_ordinary_error_text_is_left_alone(line: str) -> None:
+    assert find_secrets(line) == []
+    assert redact(line) == line
+
+
+def test_placeholders_are_stable_per_kind() -> None:
+    a, b = (c for c in CASES if c.name in ("github-gho", "github-ghu"))
+    assert a.secret != b.secret
+    assert redact(a.text) == redact(b.text) == "remote: Invalid username or password. token [REDACTED:github-token]"
+    assert placeholder("email") == "[REDACTED:email]"
+    assert Finding(kind="jwt", start=0, end=3).placeholder == "[REDACTED:jwt]"
+
+
+def test_classification_of_redacted_text_is_unchanged() -> None:
+    # The phrase a rule needs survives next to the masked key, so stored, redacted
+    # text classifies the same as the original.
+    for case in CASES:
+        text = f"API Error: 401 invalid x-api-key\n{case.text}"
+        assert classify({"text": text, "exit_code": 1}).bucket == "auth", case.name
+        assert classify({"text": redact(text), "exit_code": 1}).bucket == "auth", case.name
+
+
+def test_offsets_are_string_indices_with_non_ascii_text_and_lone_surrogates() -> None:
+    secret = by_name("github-classic").secret
+    text = "Fehler: Schlüssel ungültig — 日本語 " + secret + " \udcff tail"
+    (f,) = find_secrets(text)
+    assert text[f.start : f.end] == secret
+    assert redact(text) == "Fehler: Schlüssel ungültig — 日本語 [REDACTED:github-token] \udcff tail"
+
+
+def test_a_slice_is_redacted_as_it_reads_inside_the_whole_text() -> None:
+    block = by_name("pem-rsa").secret
+    text = "before\n" + block + "\nafter"
+    middle = block.splitlines()[5]
+    start = text.index(middle)
+    assert redact(middle) == middle  # one base64 line alone looks like nothing
+    assert redact_slice(text, start, start + len(middle)) == "[REDACTED:private-key]"
+    token = by_name("github-classic").secret
+    text = f"token {token} end"
+    cut = text.index(token) + 10
+    assert redact_slice(text, 0, cut) == "token [REDACTED:github-token]"
+    assert redact_slice(text, cut, len(text)) == "[REDACTED:github-token] end"
+    assert redact_slice(text, 0, 5) == "token"
+
+
+def test_cases_found_by_the_property_tests() -> None:
+    do = by_name("digitalocean").secret
+    # A key glued to the next word: the word goes with the key, so a second pass
+    # finds nothing new (idempotence).
+    glued = f"doctl auth init -t {do}token: expiredexport X=1"
+    out = redact(glued)
+    assert do not in out and redact(out) == out
+    # A secret that a key=value rule would have kept as part of the key's name.
+    ant, oai = by_name("anthropic-api").secret, by_name("openai-legacy").secret
+    text = f"\"{ant}OPENAI_API_KEY='{oai}'"
+    out = redact(text)
+    assert ant not in out and oai not in out and redact(out) == out
+    # Values that are the diagnosis, not a secret, stay readable.
+    assert redact("Authorization: Bearer undefined") == "Authorization: Bearer undefined"
+    assert redact("password=${DB_PASSWORD}") == "password=${DB_PASSWORD}"
+
+
+def test_hostile_inputs_take_linear_time() -> None:
+    n = 1 << 18
+    hostile = [
+        "sk-" * (n // 3),  # nested near misses
+        "token=$-" * (n // 8),
+        '"password": "' + "x" * n + '"',
+        'password: "' + '\\"' * (n // 2),
+        "-----BEGIN PRIVATE KEY-----" * (n // 27),
+        "-----BEGIN PRIVATE KEY-----\n" + "QUFB" * (n // 4),
+        "a_" * (n // 2) + "password=x",
+        "https://" + "a:" * (n // 2),
+    ]
+    for text in hostile:
+        t0 = time.perf_counter()
+        out = redact(text)
+        elapsed = time.perf_counter() - t0
+        # A quadratic pass over 256 KB would take minutes; linear ones take milliseconds.
+        assert elapsed < 5, (text[:40], elapsed)
+        assert redact(out) == out
+
+
+# --------------------------------------------------------------------------- the CLI never echoes a secret
+
+
+def _no_secret_in(output: str) -> None:
+    leaked = [c.name for c in CASES if c.secret in output]
+    assert not leaked, f"secrets echoed: {leaked}"
+
+
+def _records() -> list[dict]:
+    recs = []
+    for i, c in enumerate(CASES):
+        recs.append({"id": f"text-{i}", "text": f"Error: invalid x-api-key\n{c.text}", "exit_code": 1})
+        recs.append({"id": f"frame-{i}", "exit_code": 1, "result_frame": {
+            "type": "result", "subtype": "error_during_execution", "is_error": True,
+            "error": {"message": f"secret detected: {c.text}"}}})
+        recs.append({"id": f"inband-{i}", "exit_code": 1, "frames": [
+            {"type": "assistant", "error": "authentication_failed",
+             "message": {"content": [{"type": "text", "text": c.text}]}}]})
+    return recs
+
+
+@pytest.mark.parametrize("taxonomy", ["agent-run", "devflow", "replay"])
+def test_cli_json_output_never_echoes_a_secret(taxonomy: str, tmp_path: Path) -> None:
+    recs = _records()
+    f = tmp_path / "evidence.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    p = subprocess.run([*FAILTAX, "classify", "--taxonomy", taxonomy, str(f)], capture_output=True, timeout=120)
+    assert p.returncode == 0, p.stderr.decode()
+    out = p.stdout.decode()
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["id"] for r in rows] == [r["id"] for r in recs]
+    _no_secret_in(out + p.stderr.decode())
+    # The masked text is still shown (the tail is evidence a person reads).
+    if taxonomy == "agent-run":
+        assert any("[REDACTED:" in r.get("stderrTail", "") for r in rows)
+    if taxonomy == "devflow":
+        gated = [r for r in rows if r["id"].startswith("frame-")]
+        assert all(r["bucket"] == "trust_gate" for r in gated)
+        assert any("[REDACTED:" in (r.get("signal") or "") for r in gated)
+
+
+def test_cli_text_and_explain_output_never_echoes_a_secret(tmp_path: Path) -> None:
+    files = []
+    for i, c in enumerate(CASES):
+        f = tmp_path / f"stderr-{i}.txt"
+        f.write_text(f"Error: invalid x-api-key\n{c.text}\n", encoding="utf-8")
+        files.append(str(f))
+    for taxonomy in ("agent-run", "devflow"):
+        for mode in (["--explain"], []):
+            p = subprocess.run([*FAILTAX, "classify", "--taxonomy", taxonomy, "--text", *mode, *files],
+                               capture_output=True, timeout=120)
+            assert p.returncode == 0, p.stderr.decode()
+            out = p.stdout.decode()
+            _no_secret_in(out + p.stderr.decode())
+            assert "[REDACTED:" in out
