@@ -199,11 +199,14 @@ def emit(
 
 def append_line(path: Path, data: bytes, *, lock_timeout: float = 0.5) -> None:
     """Append ``data`` (one line ending in ``\\n``) as a single write; raises ``OSError``."""
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT  # read access: to see whether the last line is whole
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = os.open(path, flags, 0o644)
     except FileNotFoundError:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = os.open(path, flags, 0o644)
+    except PermissionError:  # append-only for us: write without looking
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND)
     try:
         locked = _lock(fd, lock_timeout)
         try:
@@ -243,7 +246,7 @@ def _ends_mid_line(fd: int) -> bool:
         return False
     try:
         return os.pread(fd, 1, size - 1) != b"\n"
-    except OSError:  # write-only descriptor on a platform without pread on it
+    except OSError:  # a sink we may append to but not read (a FIFO, a device)
         return False
 
 
