@@ -415,15 +415,128 @@ def table_show(table: str) -> None:
 @click.argument("old")
 @click.argument("new")
 @click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON.")
-def table_diff(old: str, new: str, as_json: bool) -> None:
-    """Compare two tables rule by rule (added, removed, changed, moved rules)."""
+@click.option("--telemetry", multiple=True, metavar="GLOB",
+              help="Also replay these telemetry files (globs, folders; repeatable) under both tables.")
+@click.option("--db", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also replay the decisions of this database (built by `failtax load`) under both tables.")
+def table_diff(old: str, new: str, as_json: bool, telemetry: tuple[str, ...], db: str | None) -> None:
+    """Compare two tables rule by rule (added, removed, changed, moved rules).
+
+    \b
+    With --telemetry or --db, history is replayed under both tables: the events that
+    would move between buckets (counts per old -> new bucket, example event ids) and
+    the agreement of people's actions with each table's suggestions, overall (with a
+    Newcombe 95% interval of the gain) and per bucket.
+
+    \b
+    Examples:
+      failtax table diff replay tuned.toml
+      failtax table diff replay tuned.toml --telemetry 'logs/*.jsonl'
+    """
     from failtax.table import diff_tables, load_table
 
-    d = diff_tables(load_table(old), load_table(new))
+    a, b = load_table(old), load_table(new)
+    d = diff_tables(a, b)
+    replay = None
+    if telemetry or db:
+        if telemetry and db:
+            raise click.UsageError("give --telemetry GLOB or --db FILE, not both")
+        from failtax.tune import replay_history
+
+        replay = replay_history(a, b, telemetry=list(telemetry) or None, db=db)
     if as_json:
-        click.echo(_dumps({"changes": d.to_records()}))
+        payload: dict[str, Any] = {"changes": d.to_records()}
+        if replay is not None:
+            payload["replay"] = replay.to_dict()
+        click.echo(_dumps(payload))
     else:
         click.echo(str(d))
+        if replay is not None:
+            click.echo("")
+            click.echo(str(replay))
+
+
+@cli.command("tune")
+@click.option("--taxonomy", "-t", required=True, type=_taxonomy_choice(), help="Taxonomy whose table to tune.")
+@click.option("--telemetry", multiple=True, metavar="GLOB", help="Telemetry files, globs or folders (repeatable).")
+@click.option("--db", type=click.Path(dir_okay=False), metavar="FILE", help="A database built by `failtax load`.")
+@click.option("--table", "table_path", metavar="PATH", help="Start from this table instead of the shipped one.")
+@click.option("--cutoff", metavar="DATE", help="Backtest cut-off (ISO date); default leaves the last quarter of the weeks.")
+@click.option("--min-support", type=click.IntRange(min=1), default=10, show_default=True, metavar="N",
+              help="Least labelled events a change must move.")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
+              help="Significance level (Bonferroni-adjusted over the candidates of each round).")
+@click.option("--mine", "mine", is_flag=True, help="Also propose extract rules for phrases in unrecognised text.")
+@click.option("--export", "export_path", type=click.Path(dir_okay=False), metavar="PATH",
+              help="Write the revised table here (TOML, version bumped, provenance header).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def tune_cmd(taxonomy: str, telemetry: tuple[str, ...], db: str | None, table_path: str | None, cutoff: str | None,
+             min_support: int, alpha: float, mine: bool, export_path: str | None, as_json: bool) -> None:
+    """Learn a revised rule table from what people chose, prove it, and export it.
+
+    \b
+    Fits the tuner on all decisions of TAXONOMY (implied buckets are the labels): each
+    change (re-route a signal, route an unknown one, drop or move a route, add a route
+    for a signal pair) comes with its support, agreement gain, Newcombe interval and
+    p-value; changes without enough support or significance are listed as "watch".
+    Then a backtest fits again on what was known before --cutoff and scores old vs new
+    table on the weeks after (recommend promotion only when the gain's lower bound is
+    above zero), and prints the rule-by-rule diff with the events that would move.
+    `failtax classify --table PATH` on the exported file behaves exactly as that diff says.
+
+    \b
+    Examples:
+      failtax tune --taxonomy replay --telemetry 'logs/*.jsonl'
+      failtax tune --taxonomy regen --db telemetry.duckdb --cutoff 2026-11-01 --export regen.toml
+    """
+    if bool(telemetry) == bool(db):
+        raise click.UsageError("give --telemetry GLOB (files to load) or --db FILE (a loaded database), one of them")
+    from failtax.table import diff_tables
+    from failtax.tune import (
+        TableTuner, backtest, default_cutoff, export_table, load_decisions, mine_candidate_signals,
+        replay_decisions,
+    )
+
+    df = load_decisions(telemetry=list(telemetry) or None, db=db, taxonomy=taxonomy)
+    if df.height == 0:
+        raise click.UsageError(f"no decisions of taxonomy {taxonomy!r} in the telemetry given")
+    tuner = TableTuner(taxonomy, base_table=table_path, min_support=min_support, alpha=alpha, cv=None).fit(df)
+    cut = cutoff or default_cutoff(df)
+    bt = backtest(df, cutoff=cut, taxonomy=taxonomy, base_table=tuner.base_table_, min_support=min_support, alpha=alpha)
+    diff = diff_tables(tuner.base_table_, tuner.table_)
+    replay = replay_decisions(tuner.base_table_, tuner.table_, df)
+    proposals = mine_candidate_signals(df, taxonomy=taxonomy, table=tuner.table_, min_support=min_support,
+                                       alpha=alpha) if mine else ()
+    exported = export_table(tuner, export_path, decisions=df) if export_path else None
+    if as_json:
+        click.echo(_dumps({
+            "taxonomy": taxonomy,
+            "events": tuner.n_events_, "decided": tuner.n_decided_, "labelled": tuner.n_labelled_,
+            "predicted_agreement": tuner.predicted_agreement_.to_dict(),
+            "predicted_agreement_recent": tuner.predicted_agreement_recent_.to_dict(),
+            "changes": [c.to_dict() for c in tuner.changes_],
+            "watch": [c.to_dict() for c in tuner.watch_],
+            "backtest": bt.to_dict(),
+            "diff": diff.to_records(),
+            "replay": replay.to_dict(),
+            "proposals": [p.to_dict() for p in proposals],
+            "export": exported.to_dict() if exported else None,
+        }))
+        return
+    click.echo(tuner.summary())
+    click.echo("")
+    click.echo(str(bt))
+    click.echo("")
+    click.echo(str(diff))
+    click.echo(str(replay))
+    if mine:
+        click.echo("")
+        click.echo(f"candidate signals from text ({len(proposals)}):" if proposals else "candidate signals from text: none")
+        for p in proposals:
+            click.echo(f"  {p}")
+    if exported:
+        click.echo("")
+        click.echo(f"wrote {exported.path} ({exported.table.name} {exported.table.version})")
 
 
 @table_group.command("lint")

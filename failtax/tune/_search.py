@@ -16,7 +16,7 @@ because edits interact through route order.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -272,7 +272,12 @@ class Searcher:
         return ""
 
     # ------------------------------------------------------------------ search
-    def run(self, routes: tuple[RouteRule, ...], *, max_changes: int) -> tuple[tuple[RouteRule, ...], list[ProposedChange], list[ProposedChange]]:
+    base_ids: frozenset[str] = frozenset()
+
+    def run(self, routes: tuple[RouteRule, ...], *, max_changes: int,
+            valid: Callable[[tuple[RouteRule, ...]], bool] | None = None,
+            ) -> tuple[tuple[RouteRule, ...], list[ProposedChange], list[ProposedChange]]:
+        self.base_ids = frozenset(r.id for r in routes)
         accepted: list[ProposedChange] = []
         watch: list[ProposedChange] = []
         for _ in range(max_changes + 1):
@@ -285,7 +290,11 @@ class Searcher:
             if not passing or len(accepted) >= max_changes:
                 watch = self._watch(evals, alpha_adj)
                 break
-            best = min(passing, key=lambda e: (-e.gain, e.moved, e.cand.order))
+            passing.sort(key=lambda e: (-e.gain, e.moved, e.cand.order))
+            best = next((e for e in passing if valid is None or valid(e.routes)), None)
+            if best is None:  # every passing edit would leave a table that fails lint
+                watch = self._watch(evals, alpha_adj)
+                break
             accepted.append(best.to_change(self.d, "accepted"))
             routes = best.routes
             if best.since is not None:
@@ -364,7 +373,8 @@ class Searcher:
                     what = f"route signal {s!r} to {B}"
                     kind = "route-new-signal"
                 for j, r in enumerate(routes):
-                    if r.bucket == B and r.any and not r.all and j not in Rs:
+                    # only routes the person wrote: one this search added is named for its own signal
+                    if r.bucket == B and r.any and not r.all and j not in Rs and r.id in self.base_ids:
                         out.append(Candidate(kind, f"{what} (add it to route {r.id!r})",
                                              (*removal, RouteEdit.add_signal(r.id, s)), (s,), B, (s,)))
                 new_id = unique_route_id(s, [x for x in ids if x not in gone])
@@ -380,21 +390,6 @@ class Searcher:
             if Rs:
                 out.append(Candidate("drop-signal", f"drop {s!r} from route(s) {', '.join(repr(routes[i].id) for i in Rs)}",
                                      tuple(removal), (s,), None, (s,)))
-
-        # --- whole routes: remove, move
-        for j, r in enumerate(routes):
-            pos_sig = r.positive_signals
-            out.append(Candidate("remove-route", f"remove route {r.id!r} ({r.bucket})", (RouteEdit.remove(r.id),),
-                                 pos_sig, None, pos_sig))
-            for i in range(R + 1):
-                if i in (j, j + 1):
-                    continue
-                lo, hi = (i, j) if i < j else (j, i)
-                touched = tuple(dict.fromkeys(s for x in routes[lo:hi + 1] for s in x.positive_signals))
-                before = routes[i].id if i < R else None
-                where = f"before route {before!r}" if before else "to the end"
-                out.append(Candidate("move-route", f"move route {r.id!r} ({r.bucket}) {where}",
-                                     (RouteEdit.move(r.id, before=before),), pos_sig, r.bucket, touched))
 
         # --- a signal together with a later route's signals: the later route wins
         for i, r1 in enumerate(routes):
@@ -428,7 +423,7 @@ class Searcher:
                     variants.append((others, f"any signal of route {r2.id!r}"))
                     first = int(rule[sa].min()) if sa.any() else i
                     for anys, what in variants:
-                        rid = unique_route_id(f"{a}-with-{r2.id}", ids)
+                        rid = unique_route_id(f"{a}-and-{anys[0]}" if len(anys) == 1 else f"{a}-with-{r2.id}", ids)
                         rr = RouteRule(id=rid, bucket=r2.bucket, any=anys, all=(a,))
                         for p in range(min(first, i) + 1):
                             out.append(Candidate(
@@ -441,6 +436,21 @@ class Searcher:
         out.extend(self._pair_candidates(routes, cur, rule, thr))
         # --- conjunctions from a shallow decision tree
         out.extend(self._tree_candidates(routes, cur, rule))
+        # --- whole routes: remove, move (last: on a tie the more local edit above wins)
+        for j, r in enumerate(routes):
+            pos_sig = r.positive_signals
+            out.append(Candidate("remove-route", f"remove route {r.id!r} ({r.bucket})", (RouteEdit.remove(r.id),),
+                                 pos_sig, None, pos_sig))
+            for i in range(R + 1):
+                if i in (j, j + 1):
+                    continue
+                lo, hi = (i, j) if i < j else (j, i)
+                touched = tuple(dict.fromkeys(s for x in routes[lo:hi + 1] for s in x.positive_signals))
+                before = routes[i].id if i < R else None
+                where = f"before route {before!r}" if before else "to the end"
+                out.append(Candidate("move-route", f"move route {r.id!r} ({r.bucket}) {where}",
+                                     (RouteEdit.move(r.id, before=before),), pos_sig, r.bucket, touched))
+
         return out
 
     def _pair_candidates(self, routes, cur, rule, thr) -> list[Candidate]:

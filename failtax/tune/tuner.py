@@ -234,7 +234,7 @@ class TableTuner(BaseEstimator):
         tax, base = _resolve(self.taxonomy, self.base_table)
         frame, design, n_suspect, method = self._design(decisions, tax, base, drop=self.drop_suspect_labels)
         searcher = self._searcher(design, base.fallback)
-        routes, accepted, watch = searcher.run(base.route, max_changes=int(self.max_changes))
+        routes, accepted, watch = searcher.run(base.route, max_changes=int(self.max_changes), valid=_lint_ok(base))
         self.base_table_ = base
         self.taxonomy_ = tax
         self.changes_ = tuple(accepted)
@@ -329,6 +329,24 @@ class TableTuner(BaseEstimator):
             lines.append(f"watch ({len(self.watch_)}):")
             lines += [f"  - {c}  <- {c.reason}" for c in self.watch_]
         return "\n".join(lines)
+
+
+def _lint_ok(base: RuleTable):  # noqa: ANN202
+    """A check that a set of routes makes a table without lint errors (when lint exists)."""
+    try:
+        from failtax.lint import lint_table
+    except ImportError:  # pragma: no cover - lint ships with the package
+        return None
+    known = tuple(base.signals)
+
+    def ok(routes: tuple) -> bool:
+        try:
+            t = base.replace(route=routes)
+            return not any(f.severity == "error" for f in lint_table(t, known_signals=known))
+        except Exception:  # noqa: BLE001 - a table that does not even validate is not ok
+            return False
+
+    return ok
 
 
 def _fmt_rate(r: Rate) -> str:

@@ -1,0 +1,277 @@
+"""The table tuner: estimator contract, hand-computed changes, no churn, planted defects."""
+
+from __future__ import annotations
+
+import functools
+
+from datetime import date, datetime, timedelta
+
+import numpy as np
+import polars as pl
+import pytest
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
+
+from failtax.classify import classify
+from failtax.errors import InputError
+from failtax.table import RouteRule, load_table
+from failtax.tune import RouteEdit, TableTuner, agreement_of, apply_changes, predict_buckets
+from failtax.tune.synthetic import synthetic_decisions
+
+START = datetime(2026, 9, 7)
+
+
+@functools.lru_cache(maxsize=None)
+def data(taxonomy: str, seed: int, defects: str, n: int = 3000) -> tuple[pl.DataFrame, dict]:
+    """Seeded synthetic decisions (cached: several tests read the same sample)."""
+    return synthetic_decisions(taxonomy, n_events=n, seed=seed, defects=defects, with_truth=True)
+
+
+@functools.lru_cache(maxsize=None)
+def fitted(taxonomy: str, seed: int, defects: str, n: int = 3000) -> TableTuner:
+    return TableTuner(taxonomy, cv=None).fit(data(taxonomy, seed, defects, n)[0])
+
+
+def frame(rows: list[tuple[list[str], str | None]], *, weeks: int = 4, start: datetime = START) -> pl.DataFrame:
+    """Decisions from (signals, action) pairs, spread evenly over ``weeks`` weeks."""
+    n = len(rows)
+    ts = [start + timedelta(days=7 * weeks * i / max(1, n), hours=1) for i in range(n)]
+    return pl.DataFrame(
+        {
+            "event_id": [f"e{i}" for i in range(n)],
+            "taxonomy": ["replay"] * n,
+            "ts": ts,
+            "signals": [r[0] for r in rows],
+            "user_action": [r[1] for r in rows],
+            "text": [None] * n,
+        },
+        schema_overrides={"signals": pl.List(pl.Utf8), "text": pl.Utf8},
+    )
+
+
+def misleading_rows(k_wrong: int = 40, k_right: int = 60) -> list[tuple[list[str], str]]:
+    # selector-timeout is routed to stale-script, but people share it as a product defect
+    rows = [(["selector-timeout"], "share-email") for _ in range(k_wrong)]
+    rows += [(["element-not-found"], "regenerate") for _ in range(k_right)]
+    return rows
+
+
+# --------------------------------------------------------------------------- estimator contract
+
+
+def test_init_stores_arguments_unchanged_and_clone_round_trips():
+    t = TableTuner("replay", min_support=7, alpha=0.01, min_gain=0.0, cv=None, random_state=3)
+    params = t.get_params()
+    assert params["taxonomy"] == "replay" and params["min_support"] == 7 and params["alpha"] == 0.01
+    assert params["random_state"] == 3 and params["cv"] is None
+    c = clone(t)
+    assert c.get_params() == params and c is not t
+    c.set_params(min_support=11)
+    assert c.min_support == 11 and t.min_support == 7
+
+
+def test_fit_returns_self_and_learned_state_ends_in_underscore():
+    t = TableTuner("replay", cv=None, drop_suspect_labels=False)
+    assert t.fit(frame(misleading_rows())) is t
+    for name in ("table_", "changes_", "watch_", "predicted_agreement_", "base_table_", "n_events_"):
+        assert hasattr(t, name)
+    assert not any(k.endswith("_") for k in t.get_params())
+
+
+def test_predict_before_fit_raises_not_fitted():
+    with pytest.raises(NotFittedError):
+        TableTuner("replay").predict(frame(misleading_rows()))
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"min_support": 0}, {"alpha": 1.5}, {"min_gain": -0.1}, {"cv": -1}],
+)
+def test_bad_parameters_are_refused_at_fit(kwargs):
+    with pytest.raises(InputError):
+        TableTuner("replay", **kwargs).fit(frame(misleading_rows()))
+
+
+def test_missing_columns_are_named():
+    with pytest.raises(InputError, match="user_action"):
+        TableTuner("replay").fit(pl.DataFrame({"signals": [["a"]]}))
+
+
+# --------------------------------------------------------------------------- hand-computed change
+
+
+def test_misleading_signal_is_rerouted_with_hand_computed_evidence():
+    t = TableTuner("replay", cv=None, drop_suspect_labels=False).fit(frame(misleading_rows(40, 60)))
+    assert len(t.changes_) == 1
+    c = t.changes_[0]
+    assert c.kind == "reroute-signal" and c.signals == ("selector-timeout",) and c.to_bucket == "product-defect"
+    # 40 moved decisions, all now carried out by the person's action, none lost
+    assert (c.support, c.moved, c.wins, c.losses, c.n) == (40, 40, 40, 0, 100)
+    assert c.gain == pytest.approx(40 / 100)
+    assert c.p_value == pytest.approx(0.5**40)
+    assert 0 < c.gain_low < c.gain <= c.gain_high
+    assert c.moves == (("stale-script", "product-defect", 40),)
+    pa = t.predicted_agreement_
+    assert (pa.before.successes, pa.after.successes, pa.before.n) == (60, 100, 100)
+    assert classify({"signals": ["selector-timeout"]}, taxonomy="replay", table=t.table_).bucket == "product-defect"
+    assert classify({"signals": ["element-not-found"]}, taxonomy="replay", table=t.table_).bucket == "stale-script"
+    assert t.table_.version == "1.1.0"
+
+
+def test_change_below_min_support_is_refused_and_watched():
+    t = TableTuner("replay", cv=None, drop_suspect_labels=False, min_support=10).fit(frame(misleading_rows(6, 60)))
+    assert t.changes_ == ()
+    assert t.table_.route == load_table("replay").route and t.table_.version == "1.0.0"
+    assert any(w.signals == ("selector-timeout",) and "insufficient support" in w.reason for w in t.watch_)
+
+
+def test_signal_spelling_is_normalised():
+    rows = [(["Selector_Timeout"], "share-sms") for _ in range(30)] + [(["element not found"], "regenerate")] * 30
+    t = TableTuner("replay", cv=None, drop_suspect_labels=False).fit(frame(rows))
+    assert [c.signals for c in t.changes_] == [("selector-timeout",)]
+
+
+def test_unknown_signal_is_routed_and_known_signals_keep_their_bucket():
+    rows = [(["brand-new-signal"], "report-bug") for _ in range(30)]  # fallback is product-defect
+    rows += [(["electron-crash"], "report-bug")] * 20 + [(["element-not-found"], "regenerate")] * 20
+    t = TableTuner("replay", cv=None, drop_suspect_labels=False).fit(frame(rows))
+    assert [c.kind for c in t.changes_] == ["route-new-signal"]
+    assert classify({"signals": ["brand-new-signal"]}, taxonomy="replay", table=t.table_).bucket == "infra"
+    assert classify({"signals": ["element-not-found"]}, taxonomy="replay", table=t.table_).bucket == "stale-script"
+
+
+def test_pair_that_a_route_takes_too_early_gets_its_own_route():
+    # electron-crash (infra route, first) with selector-timeout: people regenerate the script
+    rows = [(["electron-crash", "selector-timeout"], "regenerate") for _ in range(30)]
+    rows += [(["electron-crash"], "report-bug")] * 40 + [(["selector-timeout"], "regenerate")] * 40
+    t = TableTuner("replay", cv=None, drop_suspect_labels=False).fit(frame(rows))
+    assert len(t.changes_) == 1 and t.changes_[0].kind == "add-combination-route"
+    tbl = t.table_
+    assert classify({"signals": ["electron-crash", "selector-timeout"]}, taxonomy="replay", table=tbl).bucket == "stale-script"
+    assert classify({"signals": ["electron-crash"]}, taxonomy="replay", table=tbl).bucket == "infra"
+
+
+# --------------------------------------------------------------------------- no churn, planted defects
+
+
+@pytest.mark.parametrize(("taxonomy", "seed"), [("replay", 11), ("replay", 12), ("regen", 11), ("regen", 13)])
+def test_clean_data_with_person_noise_proposes_nothing(taxonomy, seed):
+    df = synthetic_decisions(taxonomy, n_events=3000, seed=seed, defects="none", slip=0.05)
+    t = TableTuner(taxonomy, cv=None).fit(df)
+    assert t.changes_ == ()
+    assert t.table_.route == t.base_table_.route
+
+
+@pytest.mark.parametrize(("taxonomy", "seed"), [("replay", 1), ("replay", 2), ("regen", 1), ("regen", 3)])
+def test_every_planted_defect_is_fixed(taxonomy, seed):
+    df, truth = data(taxonomy, seed, "all", 4000)
+    t = fitted(taxonomy, seed, "all", 4000)
+    last = df.filter(pl.col("week") == df["week"].max())
+    truth_last = last["true_bucket"].to_numpy()
+    before = np.mean(predict_buckets(taxonomy, last) == truth_last)
+    after = np.mean(t.predict(last) == truth_last)
+    assert before < 0.9 and after > 0.98
+    for d in truth["defects"]:
+        if d["kind"] == "rule-too-early":
+            continue  # a pair: checked through the accuracy above
+        got = classify({"signals": [d["signal"]]}, taxonomy=taxonomy, table=t.table_).bucket
+        assert got == d["true_bucket"], d
+
+
+def test_drift_is_judged_on_the_weeks_since_it_began():
+    df, truth = synthetic_decisions("replay", n_events=5000, seed=4, defects="drift", with_truth=True)
+    (d,) = truth["defects"]
+    t = TableTuner("replay", cv=None).fit(df)
+    (c,) = t.changes_
+    assert c.signals == (d["signal"],) and c.to_bucket == d["true_bucket"]
+    assert c.since == date(2026, 9, 7) + timedelta(weeks=d["from_week"])
+    assert t.predicted_agreement_recent_.gain > 0
+
+
+# --------------------------------------------------------------------------- predict / score
+
+
+def test_predict_and_score_replay_the_tuned_table_like_classify():
+    df = data("replay", 1, "all", 4000)[0]
+    t = fitted("replay", 1, "all", 4000)
+    pred = t.predict(df)
+    sample = df.head(200)
+    expect = [classify({"text": x, "signals": s}, taxonomy="replay", table=t.table_).bucket
+              for x, s in sample.select("text", "signals").iter_rows()]
+    assert pred[:200].tolist() == expect
+    assert t.score(df) == pytest.approx(agreement_of(t.table_, df).value)
+    assert t.score(df) > agreement_of("replay", df).value
+
+
+def test_fitted_agreement_matches_a_plain_replay_without_label_filtering():
+    df = synthetic_decisions("regen", n_events=2000, seed=5)
+    t = TableTuner("regen", cv=None, drop_suspect_labels=False).fit(df)
+    assert t.predicted_agreement_.after.successes == agreement_of(t.table_, df).successes
+    assert t.predicted_agreement_.before.successes == agreement_of("regen", df).successes
+
+
+def test_cross_validated_estimate_is_held_out():
+    df = synthetic_decisions("replay", n_events=2000, seed=6, defects="misleading")
+    t = TableTuner("replay", cv=3).fit(df)
+    cv = t.predicted_agreement_cv_
+    assert cv.window == "cross-validated" and cv.before.n == t.predicted_agreement_.before.n
+    assert cv.gain > 0 and cv.gain <= t.predicted_agreement_.gain + 0.02
+
+
+def test_inputs_of_every_frame_kind_give_the_same_table():
+    df = data("replay", 8, "misleading", 1500)[0]
+    a = TableTuner("replay", cv=None).fit(df).table_
+    b = TableTuner("replay", cv=None).fit(df.to_pandas()).table_
+    c = TableTuner("replay", cv=None).fit(df.to_arrow()).table_
+    assert a.route == b.route == c.route
+
+
+# --------------------------------------------------------------------------- route edits
+
+
+def test_route_edits_follow_their_spec():
+    routes = load_table("replay").route
+    ids = [r.id for r in routes]
+    r = RouteEdit.remove_signal(ids[0], routes[0].any[0]).apply(routes)
+    assert routes[0].any[0] not in r[0].any
+    lone = (RouteRule(id="x", bucket="infra", any=("a",)), *routes)
+    assert [x.id for x in RouteEdit.remove_signal("x", "a").apply(lone)] == ids  # emptied route goes
+    new = RouteRule(id="new", bucket="infra", any=("zz",))
+    assert [x.id for x in RouteEdit.insert(new, before=ids[1]).apply(routes)][:3] == [ids[0], "new", ids[1]]
+    assert [x.id for x in RouteEdit.insert(new, before=None).apply(routes)][-1] == "new"
+    moved = RouteEdit.move(ids[0], before=None).apply(routes)
+    assert [x.id for x in moved] == [*ids[1:], ids[0]]
+    with pytest.raises(KeyError):
+        RouteEdit.remove("no-such-route").apply(routes)
+
+
+def test_changes_replay_onto_the_base_table():
+    t = fitted("replay", 2, "all", 4000)
+    assert apply_changes(t.base_table_, t.changes_).route == t.table_.route
+
+
+def test_fast_evaluation_matches_a_full_replay():
+    from failtax.taxonomy import load_taxonomy
+    from failtax.tune._design import build_design
+    from failtax.tune._frame import prepare, with_signal_sets
+    from failtax.tune._search import Searcher
+
+    df = data("replay", 2, "all", 4000)[0]
+    tax = load_taxonomy("replay")
+    table = load_table("replay")
+    d = build_design(with_signal_sets(prepare(df, taxonomy=tax), table, use_text=True), taxonomy=tax)
+    s = Searcher(d, fallback=table.fallback, min_support=5, alpha=0.05, min_gain=0.0)
+    cur, rule = s.replay(table.route)
+    checked = 0
+    for cand in s.candidates(table.route, cur, rule)[::7]:
+        e = s.evaluate(cand, table.route, cur)
+        if e is None:
+            continue
+        new_b, _ = s.replay(e.routes)
+        k_old, n = s.agreement(cur)
+        k_new, _ = s.agreement(new_b)
+        if e.since is None:
+            assert e.wins - e.losses == k_new - k_old, cand.summary
+            assert e.n == n
+        checked += 1
+    assert checked > 20
