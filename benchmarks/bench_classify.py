@@ -1,0 +1,247 @@
+"""Throughput of batch classification against a per-record loop and a naive if-chain.
+
+Generates realistic failure records (seeded: stderr tails of agent CLIs, ~1.5 KB each,
+0-3 pattern hits per record, some ANSI colour, carriage-return redraws and result
+frames), then measures in the same run:
+
+- ``failtax.classify_batch`` over the whole frame (hyperscan engine, ``--jobs`` processes);
+- a per-record loop calling ``failtax.classify``;
+- a plain-Python port of seed 004's ``classify`` if-chain (the naive baseline);
+
+and prints records/s, MB/s, their ratios and peak memory. The slow loops are timed on a
+subset (``--subset``) and scaled; the output says so. ``--cli-gb`` measures the
+``failtax classify`` command on a generated JSON Lines file of that size instead
+(wall time and peak RSS of the process and its children).
+
+Run::
+
+    python benchmarks/bench_classify.py                      # 1,000,000 records
+    python benchmarks/bench_classify.py --records 100000 --jobs 1
+    python benchmarks/bench_classify.py --cli-gb 1.5         # the CLI on a 1.5 GB file
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+# ---------------------------------------------------------------- realistic records
+
+# Lines that carry a cause, in the wordings real agent CLIs print (Claude Code, Codex,
+# Gemini CLI, OpenAI/Anthropic SDKs, node, shells). Each is one "pattern hit".
+INCIDENTS = [
+    'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization of 40,000 input tokens per minute."}}',
+    "API Error: Server is temporarily limiting requests (not your usage limit) · Rate limited",
+    'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+    "Claude AI usage limit reached|1767225600",
+    "5-hour limit reached ∙ resets 3pm",
+    "You've hit your limit · resets 11pm (Europe/Berlin)",
+    "Invalid API key · Please run /login",
+    'API Error: 401 {"type":"error","error":{"type":"authentication_error","message":"OAuth token has expired. Please obtain a new token or refresh your existing token."}}',
+    "Prompt is too long",
+    'API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 213642 tokens > 200000 maximum"}}',
+    "Error: Reached max turns (40)",
+    "Error: connect ECONNREFUSED 127.0.0.1:443",
+    "FetchError: request to https://api.anthropic.com/v1/messages failed, reason: getaddrinfo ENOTFOUND api.anthropic.com",
+    "APIConnectionError: Connection error.",
+    "stream error: stream disconnected before completion: error sending request for url (https://api.openai.com/v1/responses)",
+    "ERROR: exceeded retry limit, last status: 429 Too Many Requests",
+    '[API Error: {"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}]',
+    "openai.RateLimitError: Error code: 429 - {'error': {'message': 'You exceeded your current quota, please check your plan and billing details.', 'type': 'insufficient_quota'}}",
+    "spawn claude ENOENT",
+    "/bin/sh: 1: claude: not found",
+    "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory",
+    "Killed",
+    "agent uid-7f3a was deleted, so this pane cannot start",
+    "Agent3 is already running in another AgentMux instance on this host. Take it over there, or close it first.",
+    "no credentials for gemini: the bound account was deleted or is unresolvable. Bind an account for this provider in Connectors → Accounts.",
+    "Error: socket hang up",
+    "Request timed out.",
+    "anthropic.InternalServerError: Error code: 503 - service unavailable, try again later",
+    "Error: The model's context window exceeded: input length and `max_tokens` exceed context limit",
+    "npm ERR! code ELIFECYCLE\nnpm ERR! errno 137",
+]
+
+# Lines that look like what surrounds a failure and match no rule (tool progress,
+# stack frames, build output, ISO dates that contain 429).
+NOISE = [
+    "{ts} INFO  [agent] tool call Read src/components/{word}.tsx (124 lines)",
+    "{ts} DEBUG [mcp] server '{word}' responded in {n} ms",
+    "    at Object.<anonymous> (/home/dev/proj/node_modules/@anthropic-ai/claude-code/cli.js:{n}:{m})",
+    "    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)",
+    "    at async Promise.all (index {m})",
+    "{ts} WARN  [git] working tree has {n} uncommitted changes in {word}/",
+    "> {word}@1.{m}.0 build /home/dev/proj/packages/{word}",
+    "vite v5.4.{m} building for production...",
+    "✓ {n} modules transformed.",
+    "dist/assets/{word}-{hex}.js   {n}.{m} kB │ gzip: {m}.{n} kB",
+    "{ts} INFO  [agent] thinking… ({n} tokens so far)",
+    "Tip: use /compact to summarise the conversation so far",
+    "  File \"/usr/lib/python3.11/site-packages/{word}/client.py\", line {n}, in _request",
+    "    response = self._send(request, auth=auth, follow_redirects=follow_redirects)",
+    "warning: unused variable: `{word}` (#[warn(unused_variables)] on by default)",
+    "{ts} INFO  [session] resumed session {hex}-{hex} at 2026-04-29 (step {m})",
+    "running {n} tests across {m} files",
+    "Compiling {word} v0.{m}.{n}",
+    "{ts} TRACE [ipc] frame {hex} len={n}",
+]
+# Test-runner report lines: rarer, and they mark a report as someone else's failure.
+RARE_NOISE = [
+    "  ● {word} › renders the {word} panel",
+    "FAIL src/{word}.test.ts",
+    "error[E0308]: mismatched types",
+]
+
+WORDS = [
+    "sidebar", "layout", "agentPane", "checkout", "invoices", "router", "editor", "picker",
+    "store", "drone", "sidecar", "relay", "panel", "toolbar", "schema", "parser", "tokens",
+]
+
+
+def _noise_line(rng: random.Random) -> str:
+    t = rng.choice(RARE_NOISE) if rng.random() < 0.01 else rng.choice(NOISE)
+    ts = f"2026-0{rng.randint(1, 9)}-{rng.randint(10, 28)}T{rng.randint(10, 23)}:{rng.randint(10, 59)}:{rng.randint(10, 59)}.{rng.randint(100, 999)}Z"
+    return t.format(
+        ts=ts, word=rng.choice(WORDS), n=rng.randint(2, 9999), m=rng.randint(0, 99),
+        hex=f"{rng.getrandbits(32):08x}",
+    )
+
+
+def generate_records(n: int, *, seed: int = 0, size: int = 1500) -> list[dict[str, Any]]:
+    """``n`` evidence records of about ``size`` characters of text, reproducible by ``seed``.
+
+    >>> recs = generate_records(3, seed=1)
+    >>> len(recs), all("text" in r for r in recs)
+    (3, True)
+    """
+    rng = random.Random(seed)
+    pool = [_noise_line(rng) for _ in range(20_000)]
+    mean = sum(map(len, pool)) / len(pool) + 1
+    k = max(1, round((size - 150) / mean))
+    out = []
+    for i in range(n):
+        hits = rng.choices((0, 1, 2, 3), weights=(30, 45, 18, 7))[0]
+        lines = rng.choices(pool, k=k + rng.randint(-3, 3))
+        for _ in range(hits):  # causes sit near the end of a tail, as they do
+            lines.insert(rng.randint(max(0, len(lines) - 6), len(lines)), rng.choice(INCIDENTS))
+        r = rng.random()
+        if r < 0.04:  # coloured output
+            lines = [f"\x1b[3{rng.randint(1, 7)}m{ln}\x1b[0m" if rng.random() < 0.3 else ln for ln in lines]
+        elif r < 0.06:  # a progress bar redrawn with carriage returns
+            lines.insert(0, "\r".join(f"[{'#' * j}{'.' * (10 - j)}] {j * 10}%" for j in range(11)))
+        rec: dict[str, Any] = {"id": i, "text": "\n".join(lines), "exit_code": rng.choice((1, 1, 1, 1, 2, 0, 137, 127))}
+        if rng.random() < 0.01:
+            rec["signal"] = rng.choice((9, 15))
+            rec["exit_code"] = None
+        if rng.random() < 0.05:
+            rec["result_frame"] = {
+                "type": "result", "subtype": rng.choice(("error_during_execution", "error_max_turns", "success")),
+                "is_error": True, "result": rng.choice(INCIDENTS) if rng.random() < 0.5 else "",
+            }
+        out.append(rec)
+    return out
+
+
+# ---------------------------------------------------------------- the naive baseline
+
+def _tail_lines(s: str, max_lines: int, max_chars: int) -> str:
+    lines = [ln.rstrip() for ln in s.splitlines()]
+    lines = [ln for ln in lines if ln]
+    if len(lines) > max_lines:
+        lines = lines[-max_lines:]
+    joined = "\n".join(lines)
+    return joined[-max_chars:] if len(joined) > max_chars else joined
+
+
+def _mentions_http_status(hay: str, code: str) -> bool:
+    return any(
+        p in hay
+        for p in (
+            f"http {code}", f"http/1.1 {code}", f"http/2 {code}", f"status {code}", f"status: {code}",
+            f"status code {code}", f"code {code}", f"code: {code}", f"error {code}", f"error: {code}",
+            f"[{code}]", f"({code})",
+        )
+    )
+
+
+def _frame_error_text(frame: Any) -> str:
+    if not isinstance(frame, dict):
+        return ""
+    err = frame.get("error")
+    if isinstance(err, dict) and isinstance(err.get("message"), str):
+        return err["message"]
+    if isinstance(err, str):
+        return err
+    if isinstance(frame.get("result"), str):
+        return frame["result"]
+    errors = frame.get("errors")
+    if isinstance(errors, list):
+        for e in errors:
+            if isinstance(e, str) and e:
+                return e
+    st = frame.get("subtype")
+    return st if isinstance(st, str) else ""
+
+
+def naive_classify(exit_code: int | None, signal: int | None, stderr: str, result_frame: dict | None) -> tuple[str, str]:
+    """Seed 004's ``classify`` ported line for line to plain Python: (code, tail)."""
+    frame_error = isinstance(result_frame, dict) and (
+        result_frame.get("is_error") is True or str(result_frame.get("subtype", "")).startswith("error")
+    )
+    frame_text = _frame_error_text(result_frame) if result_frame is not None else ""
+    combined = stderr if not frame_text else f"{stderr}\n{frame_text}"
+    tail = _tail_lines(combined, 24, 1600)
+    hay = combined.lower()
+    subtype = result_frame.get("subtype") if isinstance(result_frame, dict) else None
+    if isinstance(subtype, str) and "max_turns" in subtype:
+        return "max_turns", tail
+    if signal is not None or exit_code == 137:
+        return "killed", tail
+    if "rate limited" in hay or "temporarily limiting requests" in hay or "rate_limit" in hay or _mentions_http_status(hay, "429"):
+        return "rate_limited", tail
+    if "overloaded" in hay or _mentions_http_status(hay, "529"):
+        return "overloaded", tail
+    if "bind an account for this provider in connectors" in hay or "bind an account for this provider in the armory" in hay:
+        return "auth", tail
+    if "running in another agentmux instance" in hay or "was taken over by another agentmux instance" in hay:
+        return "live_elsewhere", tail
+    if "was deleted, so this pane cannot start" in hay:
+        return "agent_deleted", tail
+    if "instead of an isolated agentmux account" in hay:
+        return "auth", tail
+    if "refusing to spawn with an unprotected config dir" in hay:
+        return "auth", tail
+    if (
+        "authentication_error" in hay or "authentication_failed" in hay or "invalid authentication" in hay
+        or "invalid api key" in hay or "invalid x-api-key" in hay or "unauthorized" in hay
+        or "please run /login" in hay or _mentions_http_status(hay, "401")
+    ):
+        return "auth", tail
+    if (
+        "model_context_window_exceeded" in hay or "prompt is too long" in hay
+        or ("context" in hay and ("exceed" in hay or "window" in hay or "too long" in hay))
+    ):
+        return "context_exceeded", tail
+    if "max turns" in hay or "max-turns" in hay or "maximum number of turns" in hay:
+        return "max_turns", tail
+    if "usage limit" in hay or "out of credits" in hay or "quota" in hay or "billing" in hay or "insufficient" in hay:
+        return "usage_limit", tail
+    if (
+        "apiconnectionerror" in hay or "connection error" in hay or "could not resolve" in hay or "econnreset" in hay
+        or "network" in hay or "timed out" in hay or "timeout" in hay or "dns" in hay
+    ):
+        return "network", tail
+    if frame_error:
+        return "unknown_non_zero", tail
+    if exit_code == 0:
+        return "no_output", tail
+    return "unknown_non_zero", tail

@@ -1,0 +1,982 @@
+"""Multi-literal scanning for batch classification (private; see :mod:`failtax.batch`).
+
+Every text condition of a rule table reduces to "does one of these case-insensitive
+literals occur in the normalised text, and where first". An engine answers that for
+many records at once, over :class:`Segment` s: a byte buffer holding records' UTF-8
+text at known offsets. Two engines give identical answers:
+
+- :class:`HyperscanEngine` (the default where the ``hyperscan`` wheel exists): one
+  database of every literal, ``HS_FLAG_CASELESS``, one scan over a whole buffer; a hit
+  is mapped back to its record by offset and dropped when it straddles two records.
+- :class:`PolarsEngine` (pure fallback): polars' Aho-Corasick ``str.find_many`` /
+  ``str.extract_many`` with ``ascii_case_insensitive`` and overlapping matches.
+
+Both fold ASCII letters only, byte for byte, which is exactly ``lit in ascii_lower(text)``
+for ASCII-lower-cased literals: UTF-8 substring search is code-point substring search,
+and ASCII case folding never touches a multi-byte sequence.
+
+Regular expressions run on RE2 in Python, but only on the records that can match:
+:func:`required_literals` derives from a pattern a set of literals one of which every
+match contains; a record with none of them (and none of :data:`FOLD_RISK`) cannot match.
+"""
+
+from __future__ import annotations
+
+import functools
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass
+from re import _parser as sre_parse  # type: ignore[attr-defined]
+from typing import Any
+
+import numpy as np
+
+from failtax.evidence import ascii_lower
+
+__all__ = [
+    "FOLD_RISK",
+    "HyperscanEngine",
+    "PolarsEngine",
+    "Segment",
+    "available_engines",
+    "ExactRegexes",
+    "exact_literals",
+    "exact_pattern",
+    "make_engine",
+    "required_literals",
+]
+
+#: Characters that RE2's case-insensitive matching folds onto ASCII letters
+#: (KELVIN SIGN ~ k, LATIN SMALL LETTER LONG S ~ s). A record holding one may match a
+#: regex without containing its ASCII literals, so such records always run the regex.
+FOLD_RISK = ("\u212a", "\u017f")
+
+
+# --------------------------------------------------------------------------- regex prefilters
+
+
+def _parse(pattern: str, *, strict: bool = False) -> Any | None:
+    """Python's parse tree of an RE2 pattern, or None where the two dialects differ.
+
+    A flag group at the very start applies to the whole pattern in both dialects.
+    Other unscoped flag groups (``(?m)`` mid-pattern, which Python refuses) are
+    dropped unless ``strict``: what they change (anchors, case, the dot) is then read
+    the widest way, which suits prefilters but not exact translations.
+    """
+    # POSIX classes, \Q…\E quoting and "{,n}" read differently in Python and RE2.
+    if "[:" in pattern or "\\Q" in pattern or "\\E" in pattern or "{," in pattern:
+        return None
+    lead = _FLAGS.match(pattern)
+    head = lead.group(0) if lead else ""
+    body = pattern[len(head) :]
+    dotall = False
+    if not strict:
+        body, dotall = _strip_flags(body)
+    try:
+        return sre_parse.parse(head + ("(?s:" + body + ")" if dotall else body))
+    except Exception:  # not Python syntax: no prefilter, the regex runs everywhere
+        return None
+
+
+def _strip_flags(pattern: str) -> tuple[str, bool]:
+    """``pattern`` without unscoped flag groups, and whether one of them turned on ``s``."""
+    out: list[str] = []
+    dotall = False
+    i = 0
+    in_class = False
+    class_start = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if in_class:
+            if ch == "]" and i > class_start:
+                in_class = False
+        elif ch == "[":
+            in_class = True
+            class_start = i + 1 + (pattern[i + 1 : i + 2] == "^")
+        elif ch == "(":
+            m = _FLAGS.match(pattern, i)
+            if m:
+                dotall = dotall or "s" in m.group(0)[2:-1].split("-")[0]
+                i = m.end()
+                continue
+        out.append(ch)
+        i += 1
+    return "".join(out), dotall
+
+
+@functools.lru_cache(maxsize=1024)
+def caseless_safe(ch: str) -> bool:
+    """True when RE2's case-insensitive matching folds ``ch`` onto no other character."""
+    if ch.isascii():
+        return not ch.isalpha()
+    import re2
+
+    opts = re2.Options()
+    opts.case_sensitive = False
+    return len(re2.compile(re2.escape(ch), opts).findall(_all_chars())) == 1
+
+
+@functools.cache
+def _all_chars() -> str:
+    return "".join(map(chr, (*range(0xD800), *range(0xE000, 0x110000))))
+
+
+def required_literals(pattern: str) -> tuple[str, ...] | None:
+    """Literals (ASCII-lower-cased) one of which every match of ``pattern`` contains.
+
+    ``None`` when no such set can be derived (then every record must run the regex).
+    The pattern is read with Python's regex parser; where Python and RE2 read a
+    construct differently, or Python cannot read it, the answer is ``None``; only
+    characters RE2 cannot case-fold onto others count as literal (ASCII letters aside,
+    see :data:`FOLD_RISK`), so the answer is never narrower than what RE2 can match.
+
+    >>> required_literals(r"killed by signal|signal: (?:killed|terminated)")
+    ('killed by signal', 'signal: killed', 'signal: terminated')
+    >>> required_literals(r"\\d+") is None
+    True
+    """
+    tree = _parse(pattern)
+    if tree is None:
+        return None
+    exact, req = _lits(list(tree))
+    if exact is not None and "" not in exact:
+        req = exact
+    if not req:
+        return None
+    lits = sorted(set(req), key=lambda s: (len(s), s))
+    kept: list[str] = []
+    for s in lits:  # a literal holding another of the set adds nothing to presence
+        if not any(k in s for k in kept):
+            kept.append(s)
+    return tuple(sorted(kept))
+
+
+_MAX_EXACT = 64
+
+
+def _lits(items: list[Any]) -> tuple[set[str] | None, set[str] | None]:
+    """(the exact strings a sequence matches, if few; a requirement set, if any)."""
+    candidates: list[set[str]] = []
+    cur: set[str] | None = {""}
+    whole_exact = True
+    for op, av in items:
+        ex, rq = _node(op, av)
+        if ex is not None and cur is not None and len(cur) * len(ex) <= _MAX_EXACT:
+            cur = {a + b for a in cur for b in ex}
+            continue
+        whole_exact = False
+        if cur is not None and "" not in cur:
+            candidates.append(cur)
+        cur = ex if ex is not None else {""}
+        if rq:
+            candidates.append(rq)
+    if cur is not None and "" not in cur:
+        candidates.append(cur)
+    req = max(candidates, key=lambda c: (min(map(len, c)), -len(c))) if candidates else None
+    return (cur if whole_exact else None), req
+
+
+def _node(op: Any, av: Any) -> tuple[set[str] | None, set[str] | None]:
+    name = str(op)
+    if name == "LITERAL":
+        ch = chr(av)
+        if av and (ch.isascii() or caseless_safe(ch)):
+            return {ch.lower() if "A" <= ch <= "Z" else ch}, None
+        return None, None
+    if name == "AT":
+        return {""}, None
+    if name == "SUBPATTERN":
+        return _lits(list(av[-1]))
+    if name == "ATOMIC_GROUP":
+        return _lits(list(av))
+    if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+        lo, hi, body = av
+        ex, rq = _lits(list(body))
+        if ex is not None and lo == hi and lo <= 4 and len(ex) ** max(lo, 1) <= _MAX_EXACT:
+            out = {""}
+            for _ in range(lo):
+                out = {a + b for a in out for b in ex}
+            return out, None
+        if ex is not None and lo == 0 and hi == 1:
+            return ex | {""}, None
+        if lo >= 1:
+            if ex is not None and "" not in ex:
+                return None, ex
+            return None, rq
+        return None, None
+    if name == "BRANCH":
+        exacts: set[str] | None = set()
+        reqs: set[str] | None = set()
+        for branch in av[1]:
+            ex, rq = _lits(list(branch))
+            if exacts is not None and ex is not None:
+                exacts |= ex
+            else:
+                exacts = None
+            r = ex if ex is not None and "" not in ex else rq
+            if reqs is not None and r:
+                reqs |= r
+            else:
+                reqs = None
+        if exacts is not None and len(exacts) <= _MAX_EXACT:
+            return exacts, None
+        return None, reqs or None
+    if name == "IN" and len(av) <= 8 and all(str(o) == "LITERAL" for o, _ in av):
+        chars = {chr(v) for _, v in av}
+        if all(v and (c.isascii() or caseless_safe(c)) for c, v in zip(chars, chars, strict=True)):
+            return {c.lower() if "A" <= c <= "Z" else c for c in chars}, None
+    return None, None
+
+
+def exact_literals(pattern: str) -> tuple[str, ...] | None:
+    """The few strings ``pattern`` matches, ASCII-lower-cased, when it is just those.
+
+    A case-insensitive pattern built of literals, alternations, optional parts, small
+    counted repeats and classes of single characters matches exactly where one of
+    these strings occurs; its leftmost match starts at the first occurrence of any.
+    Anchors, word boundaries, ``(?-i)`` and open classes give ``None``.
+
+    >>> exact_literals("quota[ _]?(?:exceeded|reached)")
+    ('quota exceeded', 'quota reached', 'quota_exceeded', 'quota_reached', 'quotaexceeded', 'quotareached')
+    >>> exact_literals(r"\\bquota") is None
+    True
+    """
+    if "-" in "".join(m.group(0) for m in _ANY_FLAGS.finditer(pattern)):
+        return None  # something turns case-insensitivity off
+    tree = _parse(pattern)
+    if tree is None:
+        return None
+    try:
+        out = _exact_seq(list(tree))
+    except _NotExact:
+        return None
+    if not out or "" in out:
+        return None
+    return tuple(sorted(out))
+
+
+class _NotExact(Exception):
+    pass
+
+
+def _exact_seq(items: list[Any]) -> set[str]:
+    cur = {""}
+    for op, av in items:
+        ex = _exact_node(op, av)
+        cur = {a + b for a in cur for b in ex}
+        if len(cur) > _MAX_EXACT:
+            raise _NotExact
+    return cur
+
+
+def _exact_node(op: Any, av: Any) -> set[str]:
+    name = str(op)
+    if name == "LITERAL":
+        ch = chr(av)
+        if av and (ch.isascii() or caseless_safe(ch)):
+            return {ch.lower() if "A" <= ch <= "Z" else ch}
+        raise _NotExact
+    if name == "SUBPATTERN":
+        return _exact_seq(list(av[-1]))
+    if name == "BRANCH":
+        out: set[str] = set()
+        for branch in av[1]:
+            out |= _exact_seq(list(branch))
+        return out
+    if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+        lo, hi, body = av
+        if hi > 8:
+            raise _NotExact
+        ex = _exact_seq(list(body))
+        out = set()
+        cur = {""}
+        for n in range(hi + 1):
+            if n >= lo:
+                out |= cur
+            cur = {a + b for a in cur for b in ex}
+            if len(cur) > _MAX_EXACT:
+                raise _NotExact
+        return out
+    if name == "IN" and av and all(str(o) == "LITERAL" for o, _ in av):
+        return set().union(*(_exact_node("LITERAL", v) for _, v in av))
+    raise _NotExact
+
+
+_ANY_FLAGS = __import__("re").compile(r"\(\?[a-zA-Z-]*[-:)]")
+
+
+def max_match_width(pattern: str) -> int | None:
+    """The most characters one match of ``pattern`` can span, or None (unbounded/unknown)."""
+    tree = _parse(pattern)
+    if tree is None:
+        return None
+    try:
+        _lo, hi = tree.getwidth()
+    except Exception:
+        return None
+    return None if hi >= sre_parse.MAXREPEAT or hi >= 1 << 20 else int(hi)
+
+
+def split_alternatives(pattern: str) -> list[str]:
+    """The top-level alternatives of an RE2 pattern, each a pattern of its own.
+
+    A leading flag group such as ``(?m)`` is kept on every alternative; a pattern with
+    other unscoped flag groups is not split. A match of the pattern exists exactly when
+    a match of one alternative does, and the leftmost match starts where the leftmost
+    of theirs does.
+
+    >>> split_alternatives("(?m)^a|b(c|d)|[|]")
+    ['(?m)^a', '(?m)b(c|d)', '(?m)[|]']
+    """
+    prefix = ""
+    body = pattern
+    m = _FLAGS.match(pattern)
+    if m:
+        prefix, body = m.group(0), pattern[m.end() :]
+    parts: list[str] = []
+    depth = 0
+    in_class = False
+    start = 0
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            if ch == "]" and i > class_start:
+                in_class = False
+        elif ch == "[":
+            in_class = True
+            class_start = i + 1
+            if body[i + 1 : i + 2] == "^":
+                class_start += 1
+        elif ch == "(":
+            if _FLAGS.match(body, i) and not body.startswith("(?:", i):
+                return [pattern]  # a flag change mid-pattern: keep it whole
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(body[start:i])
+            start = i + 1
+        i += 1
+    parts.append(body[start:])
+    if len(parts) == 1 or any(not p for p in parts):
+        return [pattern]
+    return [prefix + p for p in parts]
+
+
+_FLAGS = __import__("re").compile(r"\(\?[imsU-]+\)")
+_CODEPOINT = __import__("re").compile(r"^(\[[^\]]*\])\{1,4\}$")
+
+
+# The superset pattern hyperscan runs (byte mode, caseless): every text RE2 matches
+# with the table pattern (on the ASCII-lower-cased text) it matches too. Anchors and
+# word boundaries are dropped, case is ignored throughout, \s is RE2's, a character
+# that may be several bytes is 1-4 bytes, and a negated class never excludes letters
+# or characters it cannot see byte by byte.
+_SPACE = "\t\n\f\r "
+_CATS = {"CATEGORY_DIGIT": "0-9", "CATEGORY_SPACE": "\\t\\n\\f\\r\\x20", "CATEGORY_WORD": "0-9A-Za-z_"}
+_ANY = "[\\x00-\\xff]{1,4}"
+
+
+class _NoSuperset(Exception):
+    pass
+
+
+def superset_pattern(pattern: str) -> str | None:
+    """A hyperscan (byte mode, caseless) pattern matching wherever ``pattern`` can.
+
+    ``None`` when it cannot be built (then literals prefilter, or the regex runs on
+    every record). A pattern that can match the empty string gets ``None`` too.
+
+    >>> superset_pattern(r"(?m)^killed\\b|sig(?:kill|term)")
+    '(?:killed|sig(?:kill|term))'
+    """
+    tree = _parse(pattern)
+    if tree is None:
+        return None
+    try:
+        if tree.getwidth()[0] == 0:
+            return None
+        return _emit_seq(list(tree), bool(tree.state.flags & _DOTALL))
+    except _NoSuperset:
+        return None
+
+
+_DOTALL = 16  # re.DOTALL
+
+
+def _hex(b: int) -> str:
+    return "\\x%02x" % b
+
+
+def _lit(ch: str) -> str:
+    if ch.isascii():
+        return ch if ch.isalnum() else _hex(ord(ch))
+    if not caseless_safe(ch):
+        raise _NoSuperset
+    return "".join(_hex(b) for b in ch.encode("utf-8"))
+
+
+def _emit_seq(items: list[Any], dotall: bool) -> str:
+    return "".join(_emit(op, av, dotall) for op, av in items)
+
+
+def _emit(op: Any, av: Any, dotall: bool) -> str:
+    name = str(op)
+    if name == "LITERAL":
+        return _lit(chr(av))
+    if name == "NOT_LITERAL":
+        return _negated({av})
+    if name == "ANY":
+        return _ANY if dotall else _negated({10})
+    if name == "AT":
+        return ""
+    if name == "IN":
+        return _class(av)
+    if name == "BRANCH":
+        return "(?:" + "|".join(_emit_seq(list(b), dotall) for b in av[1]) + ")"
+    if name == "SUBPATTERN":
+        _group, add, delete, body = av
+        inner = _emit_seq(list(body), (dotall or bool(add & _DOTALL)) and not delete & _DOTALL)
+        return "(?:" + inner + ")" if inner else ""
+    if name == "ATOMIC_GROUP":
+        inner = _emit_seq(list(av), dotall)
+        return "(?:" + inner + ")" if inner else ""
+    if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+        lo, hi, body = av
+        inner = _emit_seq(list(body), dotall)
+        if not inner:
+            return ""
+        top = "" if hi >= sre_parse.MAXREPEAT else str(hi)
+        run = _CODEPOINT.match(inner)
+        if run:  # one character of 1-4 bytes, repeated: a run of lo..4*hi bytes
+            return run.group(1) + "{%d,%s}" % (lo, "" if not top else 4 * hi)
+        if lo == 0 and top == "1":
+            return f"(?:{inner})?"
+        return f"(?:{inner}){{{lo},{top}}}"
+    raise _NoSuperset
+
+
+_NOT_CATS = {"CATEGORY_NOT_DIGIT": "0123456789", "CATEGORY_NOT_SPACE": "\t\n\f\r ", "CATEGORY_NOT_WORD": "0123456789_"}
+_CAT_CHARS = {
+    "CATEGORY_DIGIT": "0123456789",
+    "CATEGORY_SPACE": "\t\n\f\r ",
+    "CATEGORY_WORD": "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_",
+}
+
+
+def _class(items: list[Any]) -> str:
+    negate = bool(items) and str(items[0][0]) == "NEGATE"
+    members = items[1:] if negate else items
+    singles: set[int] = set()
+    ranges: set[tuple[int, int]] = set()
+    cats: list[str] = []
+    for op, av in members:
+        kind = str(op)
+        if kind == "LITERAL":
+            singles.add(av)
+        elif kind == "RANGE":
+            ranges.add(av)
+        elif kind == "CATEGORY":
+            cats.append(str(av))
+        else:
+            raise _NoSuperset
+    if negate:
+        if any(c not in _CATS for c in cats):
+            return _ANY  # a negated negated category: allow anything
+        excluded = set(singles)
+        for lo, hi in ranges:
+            if hi < 128:
+                excluded.update(range(lo, hi + 1))
+        for c in cats:
+            excluded.update(map(ord, _CAT_CHARS[c]))
+        return _negated(excluded)
+    if cats and all(c in _NOT_CATS for c in cats) and len(cats) == 1 and not singles and not ranges:
+        return _negated(set(map(ord, _NOT_CATS[cats[0]])))  # \S, \D, \W
+    if any(c not in _CATS for c in cats):
+        return _ANY  # a negated category among others: allow anything
+    parts = []
+    multi = []
+    for v in sorted(singles):
+        if v < 128:
+            parts.append(_hex(v))
+        else:
+            multi.append(_lit(chr(v)))
+    for lo, hi in sorted(ranges):
+        if hi < 128:
+            parts.append(_hex(lo) + "-" + _hex(hi))
+        else:
+            raise _NoSuperset  # a range past ASCII may fold case; no byte class for it
+    parts.extend(_CATS[c] for c in cats)
+    alts = (["[" + "".join(parts) + "]"] if parts else []) + multi
+    if not alts:
+        raise _NoSuperset
+    return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+
+
+def _negated(excluded: set[int]) -> str:
+    # Letters are never excluded (case is ignored on both sides), non-ASCII never (a
+    # byte class cannot exclude a multi-byte character); what may be multi-byte is 1-4.
+    keep = sorted(v for v in excluded if v < 128 and not chr(v).isalpha())
+    if not keep:
+        return _ANY
+    return "[^" + "".join(_hex(v) for v in keep) + "]{1,4}"
+
+
+# --------------------------------------------------------------------------- segments
+
+
+@dataclass(frozen=True)
+class Segment:
+    """Records' UTF-8 texts inside one byte buffer.
+
+    ``starts``/``lengths`` are byte offsets into ``buffer``, sorted by start and not
+    overlapping; ``rows`` are the records' row numbers.
+    """
+
+    buffer: Any  # a buffer-protocol object (bytes, memoryview, pyarrow.Buffer)
+    starts: np.ndarray
+    lengths: np.ndarray
+    rows: np.ndarray
+
+    @classmethod
+    def from_texts(cls, texts: Sequence[bytes], rows: np.ndarray) -> Segment:
+        """A segment of separately held byte strings, joined into one buffer."""
+        lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
+        starts = np.zeros(len(texts), dtype=np.int64)
+        if len(texts) > 1:
+            np.cumsum(lengths[:-1], out=starts[1:])
+        return cls(b"".join(texts), starts, lengths, np.asarray(rows, dtype=np.int64))
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def text(self, i: int) -> bytes:
+        """The bytes of the ``i``-th record of the segment."""
+        s = int(self.starts[i])
+        return bytes(memoryview(self.buffer)[s : s + int(self.lengths[i])])
+
+    def locate(self, ends: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Map matches ``[end - size, end)`` to (segment index, start in record); -1 = none."""
+        begin = ends - sizes
+        k = np.searchsorted(self.starts, begin, side="right") - 1
+        kk = np.maximum(k, 0)
+        ok = (k >= 0) & (ends <= self.starts[kk] + self.lengths[kk])
+        return np.where(ok, kk, -1), begin - self.starts[kk]
+
+
+@dataclass(frozen=True)
+class Hits:
+    """Literal occurrences: parallel arrays of row, literal id and start byte in the row."""
+
+    rows: np.ndarray
+    lits: np.ndarray
+    starts: np.ndarray
+
+    @classmethod
+    def empty(cls) -> Hits:
+        z = np.zeros(0, dtype=np.int64)
+        return cls(z, z.astype(np.int32), z)
+
+    @classmethod
+    def concat(cls, parts: Sequence[Hits]) -> Hits:
+        parts = [p for p in parts if len(p.rows)]
+        if not parts:
+            return cls.empty()
+        return cls(
+            np.concatenate([p.rows for p in parts]),
+            np.concatenate([p.lits for p in parts]),
+            np.concatenate([p.starts for p in parts]),
+        )
+
+
+# --------------------------------------------------------------------------- engines
+
+
+class HyperscanEngine:
+    """Every literal and regex superset in one hyperscan database, scanned per buffer.
+
+    Pattern ``i < len(literals)`` is literal ``i`` (its hits carry the start byte in
+    the record); pattern ``len(literals) + u`` is regex superset ``u`` (its hits carry
+    the end byte, as a regex match's start is unknown).
+    """
+
+    name = "hyperscan"
+
+    def __init__(self, literals: Sequence[str], regexes: Sequence[str | None] = ()):
+        import hyperscan
+
+        self.literals = tuple(literals)
+        self.n_literals = len(self.literals)
+        encoded = [s.encode("utf-8") for s in self.literals]
+        self._sizes = np.array([len(b) for b in encoded] + [1] * len(regexes), dtype=np.int64)
+        exprs: list[bytes] = []
+        ids: list[int] = []
+        for i, b in enumerate(encoded):
+            if b and b"\x00" not in b:  # NUL never survives normalisation
+                exprs.append(_escape_bytes(b))
+                ids.append(i)
+        #: per regex: True when hyperscan reports its superset, else the caller prefilters
+        self.regex_ok = [rx is not None for rx in regexes]
+        caseless = hyperscan.HS_FLAG_CASELESS
+        lit_exprs, lit_ids = exprs, ids
+        for attempt in range(2):
+            exprs, ids, flags = list(lit_exprs), list(lit_ids), [caseless] * len(lit_exprs)
+            for u, rx in enumerate(regexes):
+                if rx is None or not self.regex_ok[u]:
+                    continue
+                fl = caseless if attempt == 0 else _compile_superset(rx)
+                if fl is None:
+                    self.regex_ok[u] = False
+                    continue
+                exprs.append(rx.encode("ascii"))
+                ids.append(self.n_literals + u)
+                flags.append(fl)
+            self._db = None
+            if not exprs:
+                break
+            try:
+                db = hyperscan.Database()
+                db.compile(expressions=exprs, ids=ids, flags=flags)
+            except Exception:  # one superset hyperscan refuses: find it, compile the rest
+                if attempt == 0:
+                    continue
+                raise
+            self._db = db
+            break
+
+    def scan(self, segment: Segment) -> Hits:
+        if self._db is None or not len(segment):
+            return Hits.empty()
+        lo = int(segment.starts[0])
+        hi = int((segment.starts + segment.lengths).max())
+        view = memoryview(segment.buffer)[lo:hi]
+        ids = array("i")
+        ends = array("q")
+        add_id, add_end = ids.append, ends.append
+
+        def on_match(i: int, _from: int, to: int, _flags: int, _ctx: Any) -> None:
+            add_id(i)
+            add_end(to)
+
+        self._db.scan(view, on_match)
+        if not ids:
+            return Hits.empty()
+        lit = np.frombuffer(ids, dtype=np.int32)
+        end = np.frombuffer(ends, dtype=np.int64) + lo
+        k, start = segment.locate(end, self._sizes[lit])
+        ok = k >= 0
+        rel = np.where(lit >= self.n_literals, start + 1, start)  # regexes: the end
+        return Hits(segment.rows[k[ok]], lit[ok], rel[ok])
+
+
+def _escape_bytes(b: bytes) -> bytes:
+    return "".join(chr(c) if chr(c).isalnum() and c < 128 else "\\x%02x" % c for c in b).encode("ascii")
+
+
+@functools.lru_cache(maxsize=1024)
+def _compile_superset(pattern: str) -> int | None:
+    """The hyperscan flags a superset pattern compiles with alone, or None."""
+    import hyperscan
+
+    for fl in (hyperscan.HS_FLAG_CASELESS, hyperscan.HS_FLAG_CASELESS | hyperscan.HS_FLAG_PREFILTER):
+        try:
+            hyperscan.Database().compile(expressions=[pattern.encode("ascii")], ids=[0], flags=[fl])
+        except Exception:  # too large or unsupported: try the approximate mode, then give up
+            continue
+        return fl
+    return None
+
+
+class PolarsEngine:
+    """polars' Aho-Corasick over the segment's texts (no hyperscan needed; literals only)."""
+
+    name = "polars"
+
+    def __init__(self, literals: Sequence[str], regexes: Sequence[str | None] = ()):
+        self.literals = tuple(literals)
+        self.n_literals = len(self.literals)
+        self.regex_ok = [False] * len(regexes)
+        self._patterns = [s for s in self.literals if "\x00" not in s]
+        self._ids = {s: i for i, s in enumerate(self.literals)}
+
+    def scan(self, segment: Segment) -> Hits:
+        import polars as pl
+        import pyarrow as pa
+
+        if not self._patterns or not len(segment):
+            return Hits.empty()
+        view = memoryview(segment.buffer)
+        texts = [bytes(view[int(s) : int(s) + int(n)]) for s, n in zip(segment.starts, segment.lengths, strict=True)]
+        col = pl.Series("t", pa.array(texts, type=pa.large_binary()).cast(pa.large_string()))
+        pos = col.str.find_many(self._patterns, ascii_case_insensitive=True, overlapping=True)
+        got = col.str.extract_many(self._patterns, ascii_case_insensitive=True, overlapping=True)
+        frame = pl.DataFrame({"k": np.arange(len(col)), "pos": pos, "got": got}).explode(["pos", "got"]).drop_nulls()
+        if frame.height == 0:
+            return Hits.empty()
+        lut = {m: self._ids[ascii_lower(m)] for m in frame["got"].unique().to_list()}
+        lits = frame["got"].replace_strict(lut, return_dtype=pl.Int32).to_numpy()
+        k = frame["k"].to_numpy()
+        return Hits(segment.rows[k], lits, frame["pos"].to_numpy().astype(np.int64))
+
+
+def available_engines() -> tuple[str, ...]:
+    """The engines that work on this platform, fastest first."""
+    out = []
+    try:
+        import hyperscan  # noqa: F401
+
+        out.append("hyperscan")
+    except ImportError:  # no wheel for this platform
+        pass
+    out.append("polars")
+    return tuple(out)
+
+
+def make_engine(literals: Sequence[str], regexes: Sequence[str | None] = (), engine: str | None = None) -> HyperscanEngine | PolarsEngine:
+    """Build ``engine`` (``"hyperscan"``, ``"polars"`` or ``None`` = the fastest available).
+
+    ``regexes`` are superset patterns (:func:`superset_pattern`); an engine reports
+    those it can run (``engine.regex_ok``) and leaves the others to literal prefilters.
+    """
+    name = engine or available_engines()[0]
+    if name == "hyperscan" and "hyperscan" in available_engines():
+        return HyperscanEngine(literals, regexes)
+    if name == "polars":
+        return PolarsEngine(literals, regexes)
+    raise ValueError(f"unknown engine {engine!r}; available: {', '.join(available_engines())}")
+
+
+# --------------------------------------------------------------------------- exact regexes
+
+# A pattern hyperscan runs with RE2's exact meaning, one record at a time: the same
+# matches (caseless, byte mode over valid UTF-8), and with HS_FLAG_SOM_LEFTMOST the
+# same leftmost start. Characters RE2 folds onto ASCII letters (FOLD_RISK) are the
+# one known difference; records holding one run on RE2 instead.
+_UTF8_MULTI = r"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}"
+_MULTILINE = 8  # re.MULTILINE
+_IGNORECASE = 2  # re.IGNORECASE
+_CAT_SETS = {
+    "CATEGORY_DIGIT": (frozenset(range(48, 58)), False),
+    "CATEGORY_NOT_DIGIT": (frozenset(range(128)) - frozenset(range(48, 58)), True),
+    "CATEGORY_SPACE": (frozenset(map(ord, "\t\n\f\r ")), False),
+    "CATEGORY_NOT_SPACE": (frozenset(range(128)) - frozenset(map(ord, "\t\n\f\r ")), True),
+    "CATEGORY_WORD": (frozenset(map(ord, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")), False),
+    "CATEGORY_NOT_WORD": (
+        frozenset(range(128)) - frozenset(map(ord, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")),
+        True,
+    ),
+}
+
+
+class _NotSame(Exception):
+    pass
+
+
+def exact_pattern(pattern: str) -> tuple[str, int, bool] | None:
+    """A hyperscan pattern and flags meaning exactly what RE2 means by ``pattern``.
+
+    Used one record at a time (anchors and word boundaries are the record's), with
+    ``HS_FLAG_SOM_LEFTMOST`` for the leftmost match start. The third item tells
+    whether part of the pattern is case-sensitive (``(?-i:…)``). ``None`` when some
+    part cannot be written so (ranges past ASCII, non-ASCII in negated classes,
+    empty matches, unscoped ``(?-i)``).
+
+    >>> exact_pattern(r"\\bper ?min\\b")[0]
+    '\\\\bper(?:\\\\x20){0,1}min\\\\b'
+    """
+    import hyperscan
+
+    for m in _ANY_FLAGS.finditer(pattern):
+        if m.group(0).endswith(")") and "-" in m.group(0):
+            return None  # an unscoped (?-i): its reach is not kept by the parse
+    tree = _parse(pattern, strict=True)
+    if tree is None:
+        return None
+    state = {"multiline": False, "cs": False}
+    flags = tree.state.flags
+    try:
+        if tree.getwidth()[0] == 0:
+            return None
+        text = _x_seq(list(tree), bool(flags & _DOTALL), bool(flags & _MULTILINE), True, state)
+    except (_NotSame, _NoSuperset):
+        return None
+    fl = hyperscan.HS_FLAG_CASELESS | hyperscan.HS_FLAG_SOM_LEFTMOST
+    if state["multiline"]:
+        fl |= hyperscan.HS_FLAG_MULTILINE
+    return text, fl, state["cs"]
+
+
+def _x_seq(items: list[Any], dotall: bool, multiline: bool, caseless: bool, state: dict[str, bool]) -> str:
+    return "".join(_x(op, av, dotall, multiline, caseless, state) for op, av in items)
+
+
+def _x(op: Any, av: Any, dotall: bool, multiline: bool, caseless: bool, state: dict[str, bool]) -> str:
+    name = str(op)
+    if name == "LITERAL":
+        return _lit(chr(av))  # raises for a non-ASCII character with case variants
+    if name == "NOT_LITERAL":
+        return _cp_class(*_negate(_members([("LITERAL", av)], caseless)))
+    if name == "ANY":
+        return _cp_class(frozenset(range(128)) - ({10} if not dotall else set()), True, ())
+    if name == "IN":
+        negate = bool(av) and str(av[0][0]) == "NEGATE"
+        members = _members(av[1:] if negate else av, caseless)
+        return _cp_class(*(_negate(members) if negate else members))
+    if name == "AT":
+        kind = str(av)
+        if kind == "AT_BEGINNING":
+            if multiline:
+                state["multiline"] = True
+                return "^"
+            return "\\A"
+        if kind == "AT_END":
+            if multiline:
+                state["multiline"] = True
+                return "$"
+            return "\\z"
+        if kind == "AT_BEGINNING_STRING":
+            return "\\A"
+        if kind == "AT_END_STRING":
+            return "\\z"
+        if kind == "AT_BOUNDARY":
+            return "\\b"
+        if kind == "AT_NON_BOUNDARY":
+            return "\\B"
+        raise _NotSame
+    if name == "BRANCH":
+        return "(?:" + "|".join(_x_seq(list(b), dotall, multiline, caseless, state) for b in av[1]) + ")"
+    if name == "SUBPATTERN":
+        _group, add, delete, body = av
+        d = (dotall or bool(add & _DOTALL)) and not delete & _DOTALL
+        m = (multiline or bool(add & _MULTILINE)) and not delete & _MULTILINE
+        c = (caseless or bool(add & _IGNORECASE)) and not delete & _IGNORECASE
+        if not c:
+            state["cs"] = True
+        opener = "(?:" if c == caseless else ("(?i:" if c else "(?-i:")
+        return opener + _x_seq(list(body), d, m, c, state) + ")"
+    if name in ("MAX_REPEAT", "MIN_REPEAT"):
+        lo, hi, body = av
+        inner = _x_seq(list(body), dotall, multiline, caseless, state)
+        top = "" if hi >= sre_parse.MAXREPEAT else str(hi)
+        return f"(?:{inner}){{{lo},{top}}}"
+    raise _NotSame
+
+
+def _members(items: list[Any], caseless: bool) -> tuple[frozenset[int], bool, tuple[str, ...]]:
+    """(ASCII code points, any non-ASCII, named non-ASCII characters) of a class's members."""
+    ascii_set: set[int] = set()
+    non_ascii = False
+    named: list[str] = []
+    for op, av in items:
+        kind = str(op)
+        if kind == "LITERAL":
+            if av >= 128:
+                if not caseless_safe(chr(av)):
+                    raise _NotSame
+                named.append(chr(av))
+            else:
+                ascii_set.add(av)
+        elif kind == "RANGE":
+            lo, hi = av
+            if hi >= 128:
+                raise _NotSame
+            ascii_set.update(range(lo, hi + 1))
+        elif kind == "CATEGORY":
+            got = _CAT_SETS.get(str(av))
+            if got is None:
+                raise _NotSame
+            ascii_set |= got[0]
+            non_ascii = non_ascii or got[1]
+        else:
+            raise _NotSame
+    if caseless:  # RE2 folds case before negating a class: (?i)[^a] excludes A too
+        for c in list(ascii_set):
+            ch = chr(c)
+            if ch.isalpha():
+                ascii_set.add(ord(ch.swapcase()))
+    return frozenset(ascii_set), non_ascii, tuple(named)
+
+
+def _negate(members: tuple[frozenset[int], bool, tuple[str, ...]]) -> tuple[frozenset[int], bool, tuple[str, ...]]:
+    ascii_set, non_ascii, named = members
+    if named and not non_ascii:
+        raise _NotSame  # "any character but these few": not a byte class
+    return frozenset(range(128)) - ascii_set, not non_ascii, ()
+
+
+def _cp_class(ascii_set: frozenset[int], non_ascii: bool, named: tuple[str, ...]) -> str:
+    """One code point: an ASCII one of ``ascii_set``, a named one, or (if allowed) any other."""
+    alts = []
+    if ascii_set:
+        alts.append("[" + "".join(_hex(v) for v in sorted(ascii_set)) + "]")
+    if non_ascii:
+        alts.append(_UTF8_MULTI)
+    else:
+        alts.extend(_lit(ch) for ch in sorted(set(named)))
+    if not alts:
+        raise _NotSame
+    return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+
+
+class ExactRegexes:
+    """Regexes hyperscan runs with RE2's meaning, one record at a time."""
+
+    def __init__(self, patterns: Sequence[tuple[str, int, bool] | None]):
+        import hyperscan
+
+        self.ok = [p is not None for p in patterns]
+        self._db = None
+        for attempt in range(2):
+            exprs, ids, flags = [], [], []
+            for u, p in enumerate(patterns):
+                if p is None or not self.ok[u]:
+                    continue
+                if attempt == 1 and not _compiles(p[0], p[1]):
+                    self.ok[u] = False
+                    continue
+                exprs.append(p[0].encode("ascii"))
+                ids.append(u)
+                flags.append(p[1])
+            if not exprs:
+                return
+            try:
+                db = hyperscan.Database()
+                db.compile(expressions=exprs, ids=ids, flags=flags)
+            except Exception:  # find the pattern hyperscan refuses; compile the others
+                if attempt == 0:
+                    continue
+                raise
+            self._db = db
+            return
+
+    def starts(self, data: bytes) -> dict[int, int]:
+        """Pattern -> the leftmost start of its matches in ``data`` (absent: no match)."""
+        out: dict[int, int] = {}
+        if self._db is None:
+            return out
+
+        def on_match(i: int, start: int, _to: int, _flags: int, _ctx: Any) -> None:
+            if i not in out or start < out[i]:
+                out[i] = start
+
+        self._db.scan(data, on_match)
+        return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _compiles(pattern: str, flags: int) -> bool:
+    import hyperscan
+
+    try:
+        hyperscan.Database().compile(expressions=[pattern.encode("ascii")], ids=[0], flags=[flags])
+    except Exception:
+        return False
+    return True
