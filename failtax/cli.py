@@ -151,9 +151,10 @@ def classify_cmd(taxonomy: str, table_path: str | None, as_text: bool, exit_code
             c = classify(rec, taxonomy=taxonomy, table=table)
             out.write((c.explain() if explain else _dumps(c.to_dict())) + "\n")
         return
-    from failtax.batch import classify_stream
+    from failtax.batch import classify_jsonl
 
-    classify_stream(_iter_lines(files), table=table, taxonomy=taxonomy, out=out)
+    out.flush()
+    classify_jsonl(files or ("-",), table=table, out=out)
 
 
 # --------------------------------------------------------------------------- verdict
