@@ -30,7 +30,8 @@ __all__ = ["BadLine", "Chunk", "FileIdentity", "discover_files", "file_identity"
 #: Suffixes picked up when a directory is given (explicit files are read whatever their name).
 TELEMETRY_SUFFIXES = (".jsonl", ".ndjson", ".log", ".jsonl.gz", ".ndjson.gz", ".log.gz", ".json.gz")
 HEAD_BYTES = 1024
-DEFAULT_CHUNK_BYTES = 32 << 20
+# Blocks of a few MB: the allocator reuses them (bigger ones cost fresh pages every time).
+DEFAULT_CHUNK_BYTES = 8 << 20
 _BATCH_ROWS = 32_768
 
 
@@ -240,8 +241,29 @@ def _read_block(stream: Any, size: int, *, piece: int) -> tuple[bytes, str | Non
     return (parts[0] if len(parts) == 1 else b"".join(parts)), None
 
 
+_NUMPY_TYPES = {"int64": np.int64, "int32": np.int32}
+
+
+def numpy_array(values: np.ndarray, kind: pa.DataType) -> pa.Array:
+    """A numpy vector as an Arrow array without a copy (``pa.array`` would import pandas)."""
+    values = np.ascontiguousarray(values, dtype=_NUMPY_TYPES[str(kind)])
+    return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(values)])
+
+
+def string_array(values: list[str | None]) -> pa.Array:
+    """Python strings as an Arrow array (``pa.array`` would import pandas to check them)."""
+    encoded = [b"" if v is None else v.encode("utf-8", "surrogatepass") for v in values]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum([len(b) for b in encoded], out=offsets[1:])
+    valid = None
+    if any(v is None for v in values):
+        valid = pa.py_buffer(np.packbits([v is not None for v in values], bitorder="little"))
+    return pa.Array.from_buffers(pa.large_string(), len(encoded), [valid, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
+
+
 def _empty_table() -> pa.Table:
-    return pa.table({"line_no": pa.array([], pa.int64()), "text": pa.array([], pa.large_string())})
+    return pa.Table.from_arrays([numpy_array(np.zeros(0, np.int64), pa.int64()), string_array([])],
+                                names=["line_no", "text"])
 
 
 def _split(buf: bytes, first_line: int, base_offset: int) -> tuple[Chunk | None, int]:
@@ -258,13 +280,13 @@ def _split(buf: bytes, first_line: int, base_offset: int) -> tuple[Chunk | None,
     line_nos = np.arange(first_line, first_line + n, dtype=np.int64)
     text = pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(buf))
     bad: list[BadLine] = []
-    if not buf.isascii():
+    if not buf.isascii():  # then look for invalid UTF-8
         bad_idx = _invalid_utf8_lines(buf, offsets, end)
         if bad_idx:
             keep = np.ones(n, dtype=bool)
             keep[bad_idx] = False
             for i in bad_idx:
-                raw = buf[offsets[i] : offsets[i + 1]].rstrip(b"\r\n")
+                raw = bytes(buf[offsets[i] : offsets[i + 1]]).rstrip(b"\r\n")
                 try:
                     raw.decode("utf-8")
                     where = ""
@@ -274,10 +296,10 @@ def _split(buf: bytes, first_line: int, base_offset: int) -> tuple[Chunk | None,
                     line=first_line + i, reason="invalid-utf8",
                     detail=f"invalid UTF-8{where}", raw=raw.decode("utf-8", "replace"),
                 ))
-            mask = pa.array(keep)
+            mask = pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(np.packbits(keep, bitorder="little"))])
             text = text.filter(mask)
             line_nos = line_nos[keep]
-    table = pa.Table.from_arrays([pa.array(line_nos), text], names=["line_no", "text"])
+    table = pa.Table.from_arrays([numpy_array(line_nos, pa.int64()), text], names=["line_no", "text"])
     if table.num_rows > _BATCH_ROWS:
         # Several record batches let DuckDB scan the chunk on all its threads.
         table = pa.Table.from_batches(table.to_batches(max_chunksize=_BATCH_ROWS))

@@ -35,17 +35,20 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 
 from failtax.errors import TelemetryError
 from failtax.telemetry.files import (
-    DEFAULT_CHUNK_BYTES,
+    DEFAULT_CHUNK_BYTES as READ_BYTES,
     BadLine,
     Chunk,
     FileIdentity,
     discover_files,
     is_gzip,
+    numpy_array,
     read_chunks,
+    string_array,
 )
 from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, QUARANTINE_COLUMNS, SOURCES
 from failtax.telemetry.validate import UNESCAPED_QUOTE, build_insert_sql, build_problem_sql
@@ -59,6 +62,8 @@ except ImportError:  # pragma: no cover - non-POSIX
 __all__ = ["FileReport", "LoadSummary", "Telemetry", "connect", "load"]
 
 SCHEMA_VERSION = "1"
+#: Lines checked and inserted per statement: big enough that planning is negligible.
+BATCH_BYTES = 64 << 20
 #: A probe of DuckDB's hash function, stored with the database: duplicate detection
 #: compares hashes, so a DuckDB whose hash differs must not extend an old database.
 _HASH_PROBE_SQL = "SELECT CAST(hash('failtax duplicate probe') AS VARCHAR)"
@@ -230,7 +235,7 @@ def load(
     db: str | os.PathLike[str] | None = None,
     progress: bool | None = None,
     lock_timeout: float = 60.0,
-    chunk_bytes: int = DEFAULT_CHUNK_BYTES,
+    chunk_bytes: int = BATCH_BYTES,
 ) -> Telemetry:
     """Load telemetry files into DuckDB and return the tables and views.
 
@@ -241,7 +246,8 @@ def load(
     db : a database file to create or extend incrementally; ``None`` loads into memory.
     progress : show a progress bar on stderr; default: only when stderr is a terminal.
     lock_timeout : seconds to wait for another load of the same database to finish.
-    chunk_bytes : block size for reading (memory use grows with it).
+    chunk_bytes : how many bytes of lines are checked and inserted per SQL statement
+        (memory use grows with it; files are read in blocks of at most 8 MB).
 
     Returns
     -------
@@ -513,7 +519,7 @@ def _ingest(
                 con.execute("DELETE FROM events WHERE file = ? AND line > ?", [path, lines])
                 con.execute("DELETE FROM quarantine WHERE file = ? AND line > ?", [path, lines])
             resume_offset, resume_lines = offset, lines
-            for chunk in read_chunks(path, offset=offset, first_line=lines + 1, chunk_bytes=chunk_bytes,
+            for chunk in read_chunks(path, offset=offset, first_line=lines + 1, chunk_bytes=min(chunk_bytes, READ_BYTES),
                                      on_bytes=bar.update if bar is not None else None):
                 if not _is_failure_marker(chunk):
                     reports[path]["lines_read"] += chunk.last_line - chunk.first_line + 1
@@ -536,7 +542,13 @@ def _ingest(
     totals = {
         "events": sum(after.values()),
         "quarantine": _scalar(con, "SELECT count(*) FROM quarantine"),
-        "decisions": _scalar(con, "SELECT count(*) FROM decisions"),
+        # = rows of the decisions view (one per classified event), without pairing them all
+        "decisions": _scalar(
+            con,
+            "SELECT count(*) FROM events WHERE source = 'failure-event' AND (event_type IN "
+            "('replay-failure-classified', 'regen-failure-classified') OR "
+            "(event_type = 'pre-execution-classification' AND user_action IS NULL))",
+        ),
     }
     files_out = tuple(
         FileReport(path=p, status=r["status"], lines_read=r["lines_read"],
@@ -611,7 +623,7 @@ class _Batch:
             n = chunk.table.num_rows
             if n:
                 # The file name as a one-entry dictionary: no copy of the name per line.
-                files = pa.DictionaryArray.from_arrays(_zeros(n), pa.array([path], pa.string()))
+                files = pa.DictionaryArray.from_arrays(_zeros(n), string_array([path]))
                 tables.append(chunk.table.append_column("file", files))
         n = sum(t.num_rows for t in tables)
         if n:
@@ -641,14 +653,17 @@ class _Batch:
         for r in rows:
             self.reasons[r[2]] += 1
             self.quarantined_by_file[r[0]] += 1
-        table = pa.table({
-            "file": pa.array([r[0] for r in rows], pa.string()),
-            "line": pa.array([r[1] for r in rows], pa.int64()),
-            "reason": pa.array([r[2] for r in rows], pa.string()),
-            "detail": pa.array([r[3] for r in rows], pa.string()),
-            "source": pa.array([r[4] for r in rows], pa.string()),
-            "raw": pa.array([_raw_for_storage(r[5]) for r in rows], pa.string()),
-        })
+        table = pa.Table.from_arrays(  # (pa.table() and pa.array() would import pandas)
+            [
+                string_array([r[0] for r in rows]),
+                numpy_array(np.array([r[1] for r in rows], dtype=np.int64), pa.int64()),
+                string_array([r[2] for r in rows]),
+                string_array([r[3] for r in rows]),
+                string_array([r[4] for r in rows]),
+                string_array([_raw_for_storage(r[5]) for r in rows]),
+            ],
+            names=["file", "line", "reason", "detail", "source", "raw"],
+        )
         self.con.register("_bad", table)
         try:
             self.con.execute(
@@ -660,9 +675,7 @@ class _Batch:
 
 
 def _zeros(n: int) -> pa.Array:
-    import numpy as np
-
-    return pa.array(np.zeros(n, dtype=np.int32))
+    return numpy_array(np.zeros(n, dtype=np.int32), pa.int32())
 
 
 def _refine(problem: str, detail: str | None, text: str, *, unterminated: bool) -> tuple[str, str] | None:

@@ -3,7 +3,7 @@
 Each line is parsed once: ``json_transform`` pulls every key the four formats use as a
 raw JSON fragment (``NULL`` when absent or ``null``). A fragment's first character is
 its JSON type, so type checks need no second parse; strings without escapes are
-unquoted by slicing and lists of plain strings split on ``","``. Each key is decoded
+unquoted with ``substr`` and lists of plain strings split on ``","``. Each key is decoded
 once into a typed value that is ``NULL`` when the key is absent *or has the wrong
 type*; "present but NULL" is then exactly "wrong type". The format is told by its
 marker key, and the first problem found — missing field, wrong type, unknown event
@@ -45,7 +45,7 @@ def _decode(key: str) -> str:
         return (
             f"CASE WHEN NOT starts_with({r}, '\"') THEN NULL "
             f"WHEN contains({r}, '\\') THEN json_extract_string({r}, '$') "
-            f"ELSE {r}[2:-2] END"
+            f"ELSE substr({r}, 2, length({r}) - 2) END"
         )
     if kind == "strs":
         return (
