@@ -55,6 +55,7 @@ __all__ = [
     "build_report",
     "find_sample_telemetry",
     "load_decisions",
+    "suggestion_taxonomies",
 ]
 
 STEPS = ("load", "agreement", "rules", "signals", "tune", "backtest", "moves", "plots", "write")
@@ -64,7 +65,7 @@ REPORT_COLUMNS = (
     "event_id", "family", "taxonomy", "ts", "resolved_ts", "week", "skill", "project_id", "run_id",
     "test_case_id", "ai_bucket", "ai_suggestion", "signals", "user_action", "implied_bucket", "decided",
     "opt_out", "agree", "latency_s", "text",
-)
+)  # + metadata, for pre-execution events only
 
 
 class ReportStepError(FailtaxError):
@@ -293,7 +294,8 @@ def load_decisions(*, telemetry: str | Sequence[str] | None = None, db: str | os
         if taxonomy is not None:
             where.append("taxonomy = ?")
             params.append(taxonomy)
-        cols = ", ".join(REPORT_COLUMNS)
+        # metadata is only read for pre-execution events (their age of the last pass).
+        cols = ", ".join(REPORT_COLUMNS) + ", CASE WHEN taxonomy = 'preexec' THEN CAST(metadata AS VARCHAR) END AS metadata"
         sql = f"SELECT {cols} FROM decisions" + (" WHERE " + " AND ".join(where) if where else "")
         decisions = tel.sql(sql, params or None).pl()
         q = dict(tel.sql("SELECT reason, count(*) FROM quarantine GROUP BY reason ORDER BY 2 DESC, 1").fetchall())
@@ -307,6 +309,24 @@ def load_decisions(*, telemetry: str | Sequence[str] | None = None, db: str | os
                            lines_read=lines, taxonomies=tuple(present))
 
 
+#: The pre-execution taxonomy: a person who accepts the AI's mode leaves no event, so
+#: its decisions are overrides only. It gets override rates, not agreement or tuning.
+PREEXEC = "preexec"
+
+
+def suggestion_taxonomies(taxonomies: Sequence[str]) -> tuple[str, ...]:
+    """The taxonomies whose events are paired with a decision either way (all but ``preexec``).
+
+    Agreement, rule diagnostics, misleading signals and tuning need decisions that can
+    agree or disagree; pre-execution decisions are recorded only when a person overrides,
+    so learning from them would learn only from the AI's mistakes.
+
+    >>> suggestion_taxonomies(["replay", "regen", "preexec"])
+    ('replay', 'regen')
+    """
+    return tuple(t for t in taxonomies if t != PREEXEC)
+
+
 # --------------------------------------------------------------------------- steps
 
 
@@ -317,6 +337,7 @@ class _Work:
     loaded: LoadedDecisions | None = None
     agreement: Any = None
     weekly: pl.DataFrame | None = None
+    preexec: Any = None
     reclassified: dict[str, Any] = field(default_factory=dict)
     diagnostics: dict[str, Any] = field(default_factory=dict)
     signals: dict[str, Any] = field(default_factory=dict)
@@ -330,16 +351,21 @@ def _step_agreement(w: _Work) -> None:
     from failtax.analysis import measure_agreement
     from failtax.report.summary import weekly_agreement
 
+    from failtax.analysis import summarize_preexec_overrides
+
     df = w.loaded.decisions
-    w.agreement = measure_agreement(df, slices=("taxonomy", "week", "skill", "bucket"))
-    w.weekly = weekly_agreement(df)
+    taxes = list(suggestion_taxonomies(w.loaded.taxonomies))
+    w.agreement = measure_agreement(df, taxonomy=taxes, slices=("taxonomy", "week", "skill", "bucket"))
+    w.weekly = weekly_agreement(df, taxonomies=taxes)
+    if PREEXEC in w.loaded.taxonomies:
+        w.preexec = summarize_preexec_overrides(df)
 
 
 def _step_rules(w: _Work) -> None:
     from failtax.analysis import diagnose_rules
     from failtax.report.reclass import reclassify_with_batch
 
-    for tax in w.loaded.taxonomies:
+    for tax in suggestion_taxonomies(w.loaded.taxonomies):
         rc = reclassify_with_batch(w.loaded.decisions, taxonomy=tax)
         w.reclassified[tax] = rc
         w.diagnostics[tax] = diagnose_rules(rc)
@@ -356,7 +382,7 @@ def _step_tune(w: _Work) -> None:
     from failtax.tune import TableTuner
 
     df = w.loaded.decisions
-    for tax in w.loaded.taxonomies:
+    for tax in suggestion_taxonomies(w.loaded.taxonomies):
         sub = df.filter(pl.col("taxonomy") == tax)
         w.tuners[tax] = TableTuner(tax, cv=None, random_state=0).fit(sub)
 
@@ -364,7 +390,7 @@ def _step_tune(w: _Work) -> None:
 def _step_backtest(w: _Work) -> None:
     from failtax.report.tuning import run_backtests
 
-    w.backtests = run_backtests(w.loaded.decisions, taxonomies=w.loaded.taxonomies)
+    w.backtests = run_backtests(w.loaded.decisions, taxonomies=suggestion_taxonomies(w.loaded.taxonomies))
 
 
 def _step_moves(w: _Work) -> None:
@@ -382,7 +408,7 @@ def _step_plots(w: _Work, *, fail_under: float | None, min_recognition: float | 
     from failtax.report.tuning import backtest_rows
     from failtax.taxonomy import load_taxonomy
 
-    taxes = list(w.loaded.taxonomies)
+    taxes = list(suggestion_taxonomies(w.loaded.taxonomies))
     scores = [s for tax in taxes for s in w.agreement.scores if s.taxonomy == tax]
     diags = [w.diagnostics[t] for t in taxes]
     w.figures = [
@@ -404,7 +430,8 @@ def _step_plots(w: _Work, *, fail_under: float | None, min_recognition: float | 
              buckets={t: load_taxonomy(t).bucket_names for t in taxes})),
     ]
     # Render here, so the write step only writes (and the step times say where time goes).
-    w.figures = [(name, caption, plots.figure_uri(fig)) for name, caption, fig in w.figures]
+    uris = plots.render_uris([fig for _n, _c, fig in w.figures])
+    w.figures = [(name, caption, uri) for (name, caption, _f), uri in zip(w.figures, uris, strict=True)]
 
 
 # --------------------------------------------------------------------------- main

@@ -58,9 +58,10 @@ def render_html(summary: Mapping[str, Any], figures: list[tuple[str, str, Any]],
         page.banner("Check failed: " + "; ".join(checks["failed"]), tone="bad", key="checks")
     elif checks.get("thresholds"):
         page.banner("Checks passed: " + "; ".join(checks.get("passed", [])), tone="good", key="checks")
-    page.links(_SECTIONS)
+    page.links(_SECTIONS + ([("preexec", "Pre-execution overrides")] if summary.get("preexec") else []))
     keys = key_numbers(summary)
-    head = [k for k in keys if "." not in k.key]
+    taxes = tuple(f"{t}." for t in summary.get("taxonomies", {}))
+    head = [k for k in keys if not k.key.startswith(taxes)] if taxes else keys
     page.cards([(k.label, k.text, k.note, k.tone, k.key) for k in head])
     for tax in summary.get("taxonomies", {}):
         per = [k for k in keys if k.key.startswith(f"{tax}.")]
@@ -75,7 +76,8 @@ def render_html(summary: Mapping[str, Any], figures: list[tuple[str, str, Any]],
     # ---- agreement
     page.heading("Agreement", anchor="agreement")
     page.paragraph("A decision agrees when the person's action carries out the AI's suggestion; "
-                   "skips are opt-outs, counted apart. Intervals are Wilson 95%.", cls="note")
+                   "skips are opt-outs, counted apart. Intervals are Wilson 95%. Pre-execution choices "
+                   "are rated apart (overrides only).", cls="note")
     fig("agreement-trend")
     fig("confusion")
     # ---- rules
@@ -155,6 +157,21 @@ def render_html(summary: Mapping[str, Any], figures: list[tuple[str, str, Any]],
                            f"`failtax classify --taxonomy {tax} --table {tables[tax]}`.", cls="note")
     fig("backtest")
     fig("bucket-moves")
+    # ---- pre-execution
+    pre = summary.get("preexec")
+    if pre:
+        page.heading("Pre-execution overrides", anchor="preexec")
+        page.paragraph("Before a run, the AI picks replay or regen per test case (seed 000 §A, rules 1–4); a "
+                       "person who disagrees records an override, one who agrees records nothing. So these "
+                       "decisions are rated as an override rate over all of them, and are not used for "
+                       "agreement or tuning.", cls="note")
+        page.paragraph(f"Overridden: {format_rate(pre['override'])}.", key="preexec.override_text")
+        page.table(["rule fired", "AI mode", "overridden"],
+                   [(r["rule"], r["ai_bucket"], format_rate(r["override"])) for r in pre["by_rule"]],
+                   key="preexec.by_rule")
+        page.table(["days since the last pass", "AI mode", "overridden"],
+                   [(r["age_band"], r["ai_bucket"], format_rate(r["override"])) for r in pre["by_age_band"]],
+                   key="preexec.by_age_band")
     # ---- data
     page.heading("Data quality", anchor="data")
     q = summary.get("quarantine", {})
@@ -180,7 +197,7 @@ def assemble(w: Any, *, inputs: Mapping[str, Any], fail_under: float | None, min
 
     summary = build_summary(
         decisions=w.loaded.decisions, agreement=w.agreement, diagnostics=w.diagnostics, signals=w.signals,
-        tuners=w.tuners, backtests=w.backtests, moves=w.moves,
+        tuners=w.tuners, backtests=w.backtests, moves=w.moves, preexec=w.preexec,
         quarantine_by_reason=w.loaded.quarantine_by_reason, lines_read=w.loaded.lines_read,
         inputs=inputs, fail_under=fail_under, min_recognition=min_recognition, timings=timings,
     )

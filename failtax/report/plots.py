@@ -49,6 +49,7 @@ __all__ = [
     "plot_recognition_trend",
     "plot_rule_bars",
     "plot_signal_lift",
+    "render_uris",
     "show",
     "taxonomy_colours",
 ]
@@ -79,6 +80,43 @@ def figure_uri(fig: Figure, *, dpi: int = 110) -> str:
     import base64
 
     return "data:image/png;base64," + base64.b64encode(figure_png(fig, dpi=dpi)).decode("ascii")
+
+
+_TO_RENDER: list[Figure] = []
+
+
+def _render_one(i: int) -> str:
+    return figure_uri(_TO_RENDER[i])
+
+
+def render_uris(figs: Sequence[Figure], *, n_jobs: int | None = None) -> list[str]:
+    """Render several figures to data URIs, in forked worker processes when that helps.
+
+    Drawing text is most of the time a figure takes, and each figure is independent, so
+    on Linux the figures (already built in this process) are rendered by ``n_jobs``
+    forked workers (default: the CPUs available, at most 4). Elsewhere, or for one
+    figure, they are rendered here. The result is identical either way.
+
+    >>> fig = plot_latency(pl.DataFrame({"outcome": ["agree"], "n": [3], "median_s": [2.0], "p90_s": [5.0]}))
+    >>> render_uris([fig], n_jobs=1)[0].startswith("data:image/png;base64,")
+    True
+    """
+    import multiprocessing as mp
+    import os
+
+    figs = list(figs)
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    jobs = min(n_jobs or min(cpus, 4), len(figs))
+    if jobs <= 1 or "fork" not in mp.get_all_start_methods():
+        return [figure_uri(f) for f in figs]
+    global _TO_RENDER
+    _TO_RENDER = figs
+    try:
+        # Only matplotlib runs in the children (the figures were built before the fork).
+        with mp.get_context("fork").Pool(jobs) as pool:
+            return pool.map(_render_one, range(len(figs)), chunksize=1)
+    finally:
+        _TO_RENDER = []
 
 
 def show(fig: Figure) -> Any:

@@ -42,6 +42,7 @@ __all__ = [
     "jsonable",
     "key_numbers",
     "moves_numbers",
+    "preexec_numbers",
     "rate_record",
     "render_markdown",
     "rules_numbers",
@@ -313,7 +314,7 @@ def key_numbers(summary: Mapping[str, Any]) -> list[KeyNumber]:
     """The headline numbers of a report summary, in the order the page shows them.
 
     Keys: ``agreement``, ``opt_out``, ``recognition``, ``events``, ``quarantined``,
-    ``changes``, then per taxonomy ``<tax>.agreement``, ``<tax>.kappa``,
+    ``changes``, ``preexec.override`` (when present), then per taxonomy ``<tax>.agreement``, ``<tax>.kappa``,
     ``<tax>.macro_f1``, ``<tax>.recognition``, ``<tax>.changes``.
 
     >>> s = {"agreement": {"rate": 0.5, "low": 0.4, "high": 0.6, "n": 100}, "taxonomies": {}}
@@ -345,6 +346,10 @@ def key_numbers(summary: Mapping[str, Any]) -> list[KeyNumber]:
     if "changes" in summary:
         out.append(KeyNumber.of("changes", "proposed changes", format_count(summary["changes"]),
                                 f"{format_count(summary.get('watch', 0))} on the watch list"))
+    pre = summary.get("preexec")
+    if pre:
+        out.append(KeyNumber.of("preexec.override", "pre-execution overrides", format_rate(pre["override"]),
+                                "replay/regen choices a person overrode"))
     for tax, t in summary.get("taxonomies", {}).items():
         out.append(KeyNumber.of(f"{tax}.agreement", f"{tax}: agreement", format_rate(t.get("agreement", {}))))
         out.append(KeyNumber.of(f"{tax}.kappa", f"{tax}: Cohen's kappa", format_score(t.get("kappa")),
@@ -412,6 +417,12 @@ def render_markdown(summary: Mapping[str, Any]) -> str:
                       f"new {format_pct(bt.get('new_rate'))}, gain {_pp(bt.get('gain'))} "
                       f"[{_pp(bt.get('gain_low'))}, {_pp(bt.get('gain_high'))}]"
                       + (" — recommended" if bt.get("recommended") else " — not recommended")]
+    pre = summary.get("preexec")
+    if pre:
+        lines += ["", "## Pre-execution overrides", "",
+                  f"Overall: {format_rate(pre['override'])} of the replay/regen choices were overridden.", ""]
+        lines.append(_md_table(["rule", "AI mode", "overridden"],
+                               [(r["rule"], r["ai_bucket"], format_rate(r["override"])) for r in pre["by_rule"]]))
     q = summary.get("quarantine", {})
     lines += ["", "## Quarantined lines", ""]
     if q.get("by_reason"):
@@ -533,6 +544,29 @@ def tuning_numbers(tuner: Any) -> dict[str, Any]:
     }
 
 
+def preexec_numbers(overrides: Any) -> dict[str, Any]:
+    """Override rates of the pre-execution replay/regen choice, from
+    :class:`~failtax.analysis.PreexecOverrides`: overall, by rule, by age of the last pass."""
+    from failtax.analysis.stats import wilson_interval
+
+    k = int(overrides.by_mode["n_override"].sum()) if overrides.by_mode.height else 0
+    n = int(overrides.n_events)
+    lo, hi = wilson_interval(k, n) if n else (None, None)
+
+    def rows(df: pl.DataFrame, keys: Sequence[str]) -> list[dict[str, Any]]:
+        return [{**{key: r[key] for key in keys},
+                 "override": rate_record(r["n_override"], r["n_events"], r["override_low"], r["override_high"]),
+                 "low_count": r["low_count"]} for r in df.iter_rows(named=True)]
+
+    return {
+        "events": n,
+        "override": rate_record(k, n, lo, hi),
+        "by_rule": rows(overrides.by_rule, ["rule", "ai_bucket"]),
+        "by_age_band": rows(overrides.by_age_band, ["age_band", "ai_bucket"]),
+        "by_mode": rows(overrides.by_mode, ["ai_bucket"]),
+    }
+
+
 def moves_numbers(moves: pl.DataFrame, *, taxonomy: str) -> dict[str, Any]:
     """Events of ``taxonomy`` that change bucket in a :func:`~failtax.report.reclass.bucket_moves` frame."""
     mv = moves.filter(pl.col("taxonomy") == taxonomy)
@@ -554,6 +588,7 @@ def build_summary(
     tuners: Mapping[str, Any],
     backtests: Mapping[str, Any] | None = None,
     moves: pl.DataFrame | None = None,
+    preexec: Any = None,
     quarantine_by_reason: Mapping[str, int] | None = None,
     lines_read: int | None = None,
     inputs: Mapping[str, Any] | None = None,
@@ -573,6 +608,7 @@ def build_summary(
     tuners : taxonomy → fitted :class:`~failtax.tune.TableTuner`.
     backtests : taxonomy → backtest summary dict (see :mod:`failtax.report.tuning`).
     moves : :func:`~failtax.report.reclass.bucket_moves` frames, stacked.
+    preexec : :class:`~failtax.analysis.PreexecOverrides` when pre-execution events are present.
     quarantine_by_reason, lines_read : what the load quarantined and read.
     inputs : what the report was run on (echoed).
     fail_under, min_recognition : the checks; failures are listed under ``checks``.
@@ -583,7 +619,7 @@ def build_summary(
     dict
         ``generated_at``, ``failtax_version``, ``inputs``, ``window``, ``events``,
         ``quarantine``, ``agreement``, ``opt_out``, ``recognition``, ``changes``,
-        ``watch``, ``taxonomies`` (per taxonomy: ``agreement``, ``kappa``,
+        ``watch``, ``preexec`` (override rates, or None), ``taxonomies`` (per taxonomy: ``agreement``, ``kappa``,
         ``macro_f1``, ``accuracy``, ``n_labelled``, ``recognition``,
         ``misleading_signals``, ``unknown_signals``, ``dead_rules``, ``table``,
         ``changes``, ``watch``, ``predicted_agreement``, ``backtest``, ``moves``,
@@ -653,6 +689,7 @@ def build_summary(
         "changes": n_changes,
         "watch": n_watch,
         "taxonomies": taxes,
+        "preexec": preexec_numbers(preexec) if preexec is not None and preexec.n_events else None,
         "checks": {"fail_under": fail_under, "min_recognition": min_recognition,
                    "thresholds": fail_under is not None or min_recognition is not None,
                    "failed": failed, "failed_keys": failed_keys, "passed": passed, "ok": not failed},

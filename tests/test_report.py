@@ -1,0 +1,252 @@
+"""``failtax report`` as a real subprocess on simulated telemetry: files, plots, numbers, exit codes.
+
+One small simulated dataset (``failtax simulate``) is written once per module into a
+folder laid out like a checkout (``data/``), and ``failtax report`` runs there with no
+arguments, exactly as a person would. Other runs restrict themselves to one taxonomy to
+stay quick.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import signal
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+PLOTS = ("agreement-trend", "confusion", "signal-lift", "rule-bars", "recognition-trend", "backtest", "bucket-moves")
+CMD = [sys.executable, "-c", "from failtax.cli import main; main()"]
+
+
+def _run(args: list[str], cwd: Path, *, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": "1"}
+    return subprocess.run([*CMD, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+@pytest.fixture(scope="module")
+def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with ``data/`` holding simulated telemetry (all families, planted defects)."""
+    root = tmp_path_factory.mktemp("checkout")
+    r = _run(["simulate", "--out", "data", "--events", "1500", "--weeks", "8", "--seed", "11"], root)
+    assert r.returncode == 0, r.stderr
+    return root
+
+
+@pytest.fixture(scope="module")
+def default_run(checkout: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """``failtax report`` with no arguments, run from the checkout."""
+    r = _run(["report"], checkout)
+    return r, checkout / "report"
+
+
+def _pngs(html: str) -> list[tuple[str, bytes]]:
+    imgs = re.findall(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)"[^>]*data-plot="([^"]+)"', html)
+    return [(name, base64.b64decode(data, validate=True)) for data, name in imgs]
+
+
+def _key_text(html: str, key: str) -> str:
+    m = re.search(rf'data-key="{re.escape(key)}">([^<]*)<', html)
+    assert m, f"no element with data-key={key!r} on the page"
+    import html as _h
+
+    return _h.unescape(m.group(1))
+
+
+def _table_text(html: str, key: str) -> str:
+    m = re.search(rf'<table data-key="{re.escape(key)}">(.*?)</table>', html, re.S)
+    assert m, f"no table with data-key={key!r} on the page"
+    import html as _h
+
+    return _h.unescape(re.sub(r"<[^>]+>", " ", m.group(1)))
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` (relative path → bytes)."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _pct(v: float) -> str:
+    return f"{v * 100:.1f}%"
+
+
+def _rate(rec: dict) -> str:
+    return f"{_pct(rec['rate'])} [{_pct(rec['low'])}, {_pct(rec['high'])}], n={rec['n']:,}"
+
+
+def test_no_arguments_writes_one_self_contained_page_with_every_plot(default_run) -> None:
+    r, out = default_run
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in out.iterdir() if p.is_file()) == ["index.html", "summary.json", "summary.md"]
+    # Progress named every step on stderr, and no traceback anywhere.
+    for i, step in enumerate(("load", "agreement", "rules", "signals", "tune", "backtest", "moves", "plots", "write"), 1):
+        assert f"step {i}/9 {step}" in r.stderr
+    assert "Traceback" not in r.stderr
+    html = (out / "index.html").read_text(encoding="utf-8")
+    pngs = _pngs(html)
+    assert html.count("data:image/png;base64,") == len(PLOTS)
+    assert [name for name, _ in pngs] == [
+        "agreement-trend", "confusion", "rule-bars", "recognition-trend", "signal-lift", "backtest", "bucket-moves"]
+    for name, png in pngs:
+        assert png[:8] == b"\x89PNG\r\n\x1a\n", name
+        assert png[12:16] == b"IHDR", name
+        width, height = struct.unpack(">II", png[16:24])
+        assert width >= 500 and height >= 200, (name, width, height)
+    # Self-contained: nothing is fetched when the page opens.
+    assert "<script" not in html
+    assert not re.search(r'(src|href)="(https?:)?//', html)
+    assert "<link" not in html
+
+
+def test_key_numbers_on_the_page_equal_summary_json(default_run) -> None:
+    _r, out = default_run
+    html = (out / "index.html").read_text(encoding="utf-8")
+    s = json.loads((out / "summary.json").read_text())
+    assert 0.3 < s["agreement"]["rate"] < 1.0 and s["agreement"]["n"] > 500
+    assert _key_text(html, "agreement") == _rate(s["agreement"])
+    assert _key_text(html, "recognition") == _rate(s["recognition"])
+    assert _key_text(html, "opt_out") == _rate(s["opt_out"])
+    assert _key_text(html, "events") == f"{s['events']['events']:,}"
+    assert _key_text(html, "quarantined") == f"{s['quarantine']['lines']:,}"
+    assert _key_text(html, "changes") == f"{s['changes']:,}"
+    assert _key_text(html, "preexec.override") == _rate(s["preexec"]["override"])
+    assert set(s["taxonomies"]) == {"replay", "regen"}
+    for tax, t in s["taxonomies"].items():
+        assert _key_text(html, f"{tax}.agreement") == _rate(t["agreement"])
+        assert _key_text(html, f"{tax}.kappa") == f"{t['kappa']:.2f}"
+        assert _key_text(html, f"{tax}.macro_f1") == f"{t['macro_f1']:.2f}"
+        assert _key_text(html, f"{tax}.recognition") == _rate(t["recognition"])
+        assert _key_text(html, f"{tax}.changes") == str(len(t["changes"]))
+        if t["misleading_signals"]:
+            text = _table_text(html, f"{tax}.misleading_signals")
+            for sig in t["misleading_signals"]:
+                assert sig["signal"] in text and _rate(sig["match"]) in text
+        if t["changes"]:
+            text = _table_text(html, f"{tax}.changes")
+            for c in t["changes"]:
+                assert c["summary"] in text
+        if t["watch"]:
+            text = _table_text(html, f"{tax}.watch")
+            for c in t["watch"]:
+                assert c["summary"] in text
+    # The simulator planted defects: something must be found and proposed.
+    assert s["changes"] >= 1
+    assert any(t["misleading_signals"] for t in s["taxonomies"].values())
+    # The simulator writes a messy file: its bad lines are quarantined by reason.
+    assert s["quarantine"]["lines"] == sum(s["quarantine"]["by_reason"].values()) > 0
+    text = _table_text(html, "quarantine")
+    for reason, n in s["quarantine"]["by_reason"].items():
+        assert re.search(rf"{re.escape(reason)}\s+{n}\b", text), (reason, n)
+    md = (out / "summary.md").read_text()
+    assert _rate(s["agreement"]) in md and "## Quarantined lines" in md
+
+
+def test_summary_numbers_equal_the_library_on_the_same_files(default_run, checkout: Path) -> None:
+    from failtax.analysis import measure_agreement
+    from failtax.telemetry import load
+
+    _r, out = default_run
+    s = json.loads((out / "summary.json").read_text())
+    with load(str(checkout / "data")) as tel:
+        decisions = tel.decisions.pl()
+        quarantine = dict(tel.sql("SELECT reason, count(*) FROM quarantine GROUP BY reason").fetchall())
+    rep = measure_agreement(decisions, taxonomy=["replay", "regen"], slices=("taxonomy",))
+    ov = rep.overall.row(0, named=True)
+    assert (s["agreement"]["k"], s["agreement"]["n"]) == (ov["n_agree"], ov["n_rated"])
+    for sc in rep.scores:
+        assert s["taxonomies"][sc.taxonomy]["kappa"] == pytest.approx(sc.kappa, abs=1e-12)
+        assert s["taxonomies"][sc.taxonomy]["macro_f1"] == pytest.approx(sc.macro_f1, abs=1e-12)
+    assert s["quarantine"]["by_reason"] == quarantine
+    pre = decisions.filter(decisions["taxonomy"] == "preexec")
+    assert s["preexec"]["override"]["n"] == pre.height
+    assert s["preexec"]["override"]["k"] == int((pre["decided"] & (pre["agree"] == False)).sum())  # noqa: E712
+
+
+def test_fail_under_exits_1_above_the_agreement_and_0_below(default_run, checkout: Path, tmp_path: Path) -> None:
+    _r, out = default_run
+    replay = json.loads((out / "summary.json").read_text())["taxonomies"]["replay"]["agreement"]
+    above = min(replay["rate"] + 0.005, 1.0)
+    r = _run(["report", "--taxonomy", "replay", "--fail-under", f"{above:.4f}", "--out", str(tmp_path / "a"),
+              "--no-progress"], checkout)
+    assert r.returncode == 1, r.stderr
+    assert f"--fail-under {_pct(above)}" in r.stderr and "check failed" in r.stderr
+    s = json.loads((tmp_path / "a" / "summary.json").read_text())  # the report is written all the same
+    assert (s["agreement"]["k"], s["agreement"]["n"]) == (replay["k"], replay["n"])  # one taxonomy: its own rate
+    assert s["checks"]["failed_keys"] == ["agreement"]
+    assert "Check failed" in (tmp_path / "a" / "index.html").read_text()
+    assert r.stderr.count("step ") == 0  # --no-progress
+
+    below = max(replay["rate"] - 0.005, 0.0)
+    r = _run(["report", "--taxonomy", "replay", "--fail-under", f"{below:.4f}", "--min-recognition", "0.5",
+              "--out", str(tmp_path / "b"), "--no-progress"], checkout)
+    assert r.returncode == 0, r.stderr
+    s = json.loads((tmp_path / "b" / "summary.json").read_text())
+    assert s["checks"]["ok"] and len(s["checks"]["passed"]) == 2
+
+
+def test_a_glob_matching_nothing_exits_2_with_a_message(checkout: Path, tmp_path: Path) -> None:
+    r = _run(["report", "--telemetry", str(tmp_path / "nowhere" / "*.jsonl"), "--out", str(tmp_path / "r")], checkout)
+    assert r.returncode == 2
+    assert "report step 'load'" in r.stderr and "matched no telemetry files" in r.stderr
+    assert "Traceback" not in r.stderr
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_failing_run_leaves_the_previous_report_intact(default_run, checkout: Path, tmp_path: Path) -> None:
+    _r, out = default_run
+    before = _tree(out)
+    bad_db = tmp_path / "not-a-database.duckdb"
+    bad_db.write_text("this is not a DuckDB file\n")
+    r = _run(["report", "--db", str(bad_db), "--out", str(out), "--no-progress"], checkout)
+    assert r.returncode == 2, r.stderr
+    assert "report step 'load'" in r.stderr and "Traceback" not in r.stderr
+    assert _tree(out) == before
+
+
+def test_a_run_killed_midway_leaves_the_previous_report_intact(default_run, checkout: Path) -> None:
+    _r, out = default_run
+    before = _tree(out)
+    # The last two weeks only: quick, and still every step.
+    proc = subprocess.Popen([*CMD, "report", "--taxonomy", "replay", "--since", "2026-10-19", "--out", str(out)],
+                            cwd=checkout,
+                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    seen = []
+    try:
+        deadline = time.monotonic() + 180
+        for line in proc.stderr:
+            seen.append(line)
+            if "step 8/9 plots" in line:  # everything computed, nothing written yet
+                proc.send_signal(signal.SIGKILL)
+                break
+            assert time.monotonic() < deadline, "the report never reached its plots step"
+    finally:
+        proc.kill()
+        proc.wait()
+    assert any("step 8/9 plots" in s for s in seen), "".join(seen)
+    assert proc.returncode == -signal.SIGKILL
+    assert _tree(out) == before
+    assert not list(out.parent.glob(".report.*"))  # no half-written folder left beside it either
+
+
+def test_a_step_that_fails_is_named_with_exit_3(checkout: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n")
+    r = _run(["report", "--taxonomy", "regen", "--since", "2026-10-19", "--out", str(blocker / "report"),
+              "--no-progress"], checkout)
+    assert r.returncode == 3, r.stderr
+    assert "failtax: report step 'write' failed:" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_report_help_documents_options_and_exit_codes() -> None:
+    r = subprocess.run([*CMD, "report", "--help"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0
+    for opt in ("--telemetry", "--db", "--taxonomy", "--since", "--out", "--fail-under", "--min-recognition",
+                "--no-progress", "Exit codes"):
+        assert opt in r.stdout
