@@ -367,6 +367,9 @@ def _as_frame(value: Any, problems: list[str]) -> Mapping[str, Any] | None:
         except ValueError:
             problems.append("result_frame: a string that is not JSON")
             return None
+        except RecursionError:  # nesting deeper than the JSON decoder can follow
+            problems.append("result_frame: JSON nested too deeply")
+            return None
     if isinstance(value, Mapping):
         return dict(value)
     problems.append(f"result_frame: expected an object, got {type(value).__name__}")

@@ -60,7 +60,7 @@ import re
 
 import re2
 
-__all__ = ["Finding", "KINDS", "find_secrets", "placeholder", "redact", "redact_slice"]
+__all__ = ["Finding", "KINDS", "find_secrets", "placeholder", "redact", "redact_excerpt", "redact_slice"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -607,6 +607,42 @@ def redact_slice(text: str, start: int, end: int, *, findings: Sequence[Finding]
     if findings is None:
         findings = find_secrets(text)
     return _apply(text, findings, start, end)
+
+
+def redact_excerpt(excerpt: str, whole: str, *, findings: Sequence[Finding] | None = None) -> str:
+    """Redact a piece cut out of ``whole`` (a matched line, a captured value) in context.
+
+    For callers that kept the excerpt but not its position: it is looked up in
+    ``whole`` and redacted there with :func:`redact_slice`; an excerpt not found in
+    ``whole`` is redacted on its own.
+
+    Parameters
+    ----------
+    excerpt : the piece to show.
+    whole : the text it was cut from.
+    findings : :func:`find_secrets` of ``whole``, when already known.
+
+    Returns
+    -------
+    str
+        The excerpt with every secret that overlaps it in ``whole`` masked.
+
+    Examples
+    --------
+    >>> whole = "Error: bad key\\nKEY=sk-ant-api03-abcdefghijklmnopqrstuvwx"
+    >>> redact_excerpt("KEY=sk-ant-api03-abcdefghij", whole)
+    'KEY=[REDACTED:anthropic-key]'
+    """
+    if not excerpt:
+        return excerpt
+    if findings is None:
+        findings = find_secrets(whole)
+    if not findings:
+        return excerpt if excerpt in whole else redact(excerpt)
+    at = whole.find(excerpt)
+    if at < 0:
+        return redact(excerpt)
+    return _apply(whole, findings, at, at + len(excerpt))
 
 
 def _apply(text: str, findings: Sequence[Finding], start: int, end: int) -> str:

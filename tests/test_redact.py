@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from failtax.classify import classify
-from failtax.redact import KINDS, Finding, find_secrets, placeholder, redact, redact_slice
+from failtax.redact import KINDS, Finding, find_secrets, placeholder, redact, redact_excerpt, redact_slice
 
 SECRETS_DIR = Path(__file__).resolve().parent / "fixtures" / "secrets"
 
@@ -143,6 +143,17 @@ def test_a_slice_is_redacted_as_it_reads_inside_the_whole_text() -> None:
     assert redact_slice(text, 0, cut) == "token [REDACTED:github-token]"
     assert redact_slice(text, cut, len(text)) == "[REDACTED:github-token] end"
     assert redact_slice(text, 0, 5) == "token"
+
+
+def test_an_excerpt_without_its_position_is_redacted_in_context() -> None:
+    block = by_name("pem-rsa").secret
+    whole = f"loading key\n{block}\ndone"
+    line = block.splitlines()[3]
+    assert redact_excerpt(line, whole) == "[REDACTED:private-key]"
+    assert redact_excerpt("loading key", whole) == "loading key"
+    email = by_name("email-0").secret
+    assert redact_excerpt(f"mail {email}", "unrelated text") == "mail [REDACTED:email]"
+    assert redact_excerpt("", whole) == ""
 
 
 def test_cases_found_by_the_property_tests() -> None:
