@@ -240,9 +240,11 @@ def rolling_backtest(decisions: Any, *, taxonomy: Any, cutoffs: Any = None, base
     """
     df = as_polars(decisions)
     if cutoffs is None:
-        first = default_cutoff(df, test_fraction=1.0)  # the first week boundary
+        if "ts" not in df.columns or df["ts"].drop_nulls().len() == 0:
+            raise InputError("decisions: need a non-empty 'ts' column to choose cut-offs")
         ts = df["ts"].cast(pl.Datetime("us")).drop_nulls()
-        hi = ts.max()
+        lo, hi = ts.min(), ts.max()
+        first = datetime(lo.year, lo.month, lo.day) - timedelta(days=lo.weekday())  # Monday of the first week
         cutoffs = []
         c = first + timedelta(weeks=min_train_weeks - 1)
         while c <= hi:
