@@ -205,3 +205,18 @@ def test_cli_signals_refuses_a_table_of_another_taxonomy(tmp_path, failtax_cmd):
     wrong = subprocess.run([*failtax_cmd, "signals", "--telemetry", str(events), "-t", "replay", "--table", "regen"],
                            capture_output=True, text=True)
     assert wrong.returncode == 2 and "for taxonomy 'regen', not 'replay'" in wrong.stderr
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_fisher_exact_matches_scipy(seed):
+    import numpy as np
+    from scipy.stats import fisher_exact
+
+    from failtax.analysis.stats import fisher_exact_less
+
+    rng = np.random.default_rng(seed)
+    for _ in range(50):
+        n1, n2 = (int(x) for x in rng.integers(1, 80, 2))
+        k1, k2 = int(rng.integers(0, n1 + 1)), int(rng.integers(0, n2 + 1))
+        expected = fisher_exact([[k1, n1 - k1], [k2, n2 - k2]], alternative="greater").pvalue
+        assert fisher_exact_less(k1, n1, k2, n2) == pytest.approx(expected, rel=1e-9, abs=1e-300)

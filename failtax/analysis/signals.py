@@ -23,8 +23,10 @@ For each signal of one taxonomy (present in the events' evidence, see
   over labelled events where the signal is present, with the Wilson 95% interval of
   ``P(bucket | signal)`` divided by ``P(bucket)`` (the overall share is estimated from all
   labelled events and treated as known);
-- **drift**: the week from which the signal's match rate fell the most (the split that
-  maximises the two-proportion z statistic, Bonferroni over splits and signals);
+- **drift**: the week from which the signal's match rate fell the most: over every split
+  into weeks before and from a week on, the one-sided Fisher exact test that the rate
+  after is lower; the split with the smallest p-value is reported, ``drifted`` when it
+  passes ``alpha`` after Bonferroni over the splits and signals tried;
 - example events: overrides where the signal was deciding, newest first, text redacted.
 
 Ranking, most misleading first: ``misleading`` signals, then ``fallback_wrong`` ones,
@@ -44,7 +46,7 @@ import polars as pl
 
 from failtax.analysis.agreement import DEFAULT_MIN_COUNT, frame_records
 from failtax.analysis.rules import ensure_reclassified, signal_routes
-from failtax.analysis.stats import binomial_test_less, newcombe_diff_interval, wilson_interval
+from failtax.analysis.stats import binomial_test_less, fisher_exact_less, newcombe_diff_interval, wilson_interval
 from failtax.taxonomy import load_taxonomy
 
 __all__ = ["MisleadingSignals", "find_misleading_signals", "redact_text"]
@@ -142,6 +144,7 @@ def find_misleading_signals(
     alpha: float = 0.01,
     n_examples: int = 3,
     min_weeks: int = 2,
+    min_split_count: int | None = None,
 ) -> MisleadingSignals:
     """Rank the signals whose presence makes people override the table's routing.
 
@@ -158,6 +161,8 @@ def find_misleading_signals(
         for drift).
     n_examples : override events kept per signal.
     min_weeks : a drift split needs at least this many weeks with data on each side.
+    min_split_count : and at least this many deciding labelled events on each side
+        (default ``max(5, min_count // 3)``); the signal needs ``min_count`` in all.
 
     Returns
     -------
@@ -269,7 +274,8 @@ def find_misleading_signals(
     ).with_columns(pl.col("rank").cast(pl.Int64))
 
     lift = _lift(sig, lab, buckets, signals)
-    drift = _drift(sig, ev, min_count=min_count, alpha=alpha, min_weeks=min_weeks)
+    side = max(5, min_count // 3) if min_split_count is None else min_split_count
+    drift = _drift(sig, ev, min_count=min_count, min_side=side, alpha=alpha, min_weeks=min_weeks)
     examples = _examples(sig, ev, n_examples)
     return MisleadingSignals(
         taxonomy=tbl.taxonomy, table_name=tbl.name, table_version=tbl.version, baseline=p0, n_labelled=n_lab,
@@ -310,10 +316,11 @@ def _lift(sig: pl.DataFrame, lab: pl.DataFrame, buckets: Sequence[str], signals:
              "p_bucket_given_signal_high", "p_bucket", "lift", "lift_low", "lift_high")
 
 
-def _drift(sig: pl.DataFrame, ev: pl.DataFrame, *, min_count: int, alpha: float, min_weeks: int) -> pl.DataFrame:
+def _drift(sig: pl.DataFrame, ev: pl.DataFrame, *, min_count: int, min_side: int, alpha: float,
+           min_weeks: int) -> pl.DataFrame:
     schema = {"signal": pl.String, "from_week": pl.Date, "weeks_before": pl.Int64, "weeks_after": pl.Int64,
               "n_before": pl.Int64, "match_before": pl.Float64, "n_after": pl.Int64, "match_after": pl.Float64,
-              "diff": pl.Float64, "diff_low": pl.Float64, "diff_high": pl.Float64, "z": pl.Float64,
+              "diff": pl.Float64, "diff_low": pl.Float64, "diff_high": pl.Float64,
               "p_value": pl.Float64, "drifted": pl.Boolean, "to_bucket": pl.String}
     if "week" not in ev.columns or ev["week"].dtype == pl.Null:
         return pl.DataFrame(schema=schema)
@@ -335,27 +342,24 @@ def _drift(sig: pl.DataFrame, ev: pl.DataFrame, *, min_count: int, alpha: float,
         weeks = g["week"].to_list()
         n = g["n"].to_numpy().astype(float)
         m = g["m"].to_numpy().astype(float)
-        if len(weeks) < 2 * min_weeks or n.sum() < 2 * min_count:
+        if len(weeks) < 2 * min_weeks or n.sum() < min_count:
             continue
         cn, cm = np.cumsum(n), np.cumsum(m)
         best = None
         for i in range(min_weeks, len(weeks) - min_weeks + 1):
-            n1, m1 = cn[i - 1], cm[i - 1]
-            n2, m2 = cn[-1] - n1, cm[-1] - m1
-            if n1 < min_count or n2 < min_count:
-                continue
+            n1, m1 = int(cn[i - 1]), int(cm[i - 1])
+            n2, m2 = int(cn[-1]) - n1, int(cm[-1]) - m1
+            if n1 < min_side or n2 < min_side or m2 * n1 >= m1 * n2:
+                continue  # too few on a side, or the match rate did not fall
             n_tests += 1
-            p = (m1 + m2) / (n1 + n2)
-            se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
-            z = ((m1 / n1) - (m2 / n2)) / se if se > 0 else 0.0
-            if best is None or z > best[0]:
-                best = (z, i, n1, m1, n2, m2)
+            p = fisher_exact_less(m1, n1, m2, n2)
+            if best is None or p < best[0]:
+                best = (p, i, n1, m1, n2, m2)
         if best is not None:
             cands.append((s, weeks, best))
     m_tests = max(n_tests, 1)
-    for s, weeks, (z, i, n1, m1, n2, m2) in cands:
-        p = 0.5 * math.erfc(z / math.sqrt(2))  # one-sided: P[Z > z]
-        lo, hi = newcombe_diff_interval(int(m2), int(n2), int(m1), int(n1))
+    for s, weeks, (p, i, n1, m1, n2, m2) in cands:
+        lo, hi = newcombe_diff_interval(m2, n2, m1, n1)
         sub = to_b.filter((pl.col("signal") == s) & (pl.col("week") >= weeks[i]))
         tb = None
         if sub.height:
@@ -363,12 +367,12 @@ def _drift(sig: pl.DataFrame, ev: pl.DataFrame, *, min_count: int, alpha: float,
                                                                            descending=[True, False])["implied_bucket"][0]
         rows.append({
             "signal": s, "from_week": weeks[i], "weeks_before": i, "weeks_after": len(weeks) - i,
-            "n_before": int(n1), "match_before": m1 / n1, "n_after": int(n2), "match_after": m2 / n2,
-            "diff": m2 / n2 - m1 / n1, "diff_low": lo, "diff_high": hi, "z": z, "p_value": p,
+            "n_before": n1, "match_before": m1 / n1, "n_after": n2, "match_after": m2 / n2,
+            "diff": m2 / n2 - m1 / n1, "diff_low": lo, "diff_high": hi, "p_value": p,
             "drifted": bool(p * m_tests < alpha and hi < 0), "to_bucket": tb,
         })
     out = pl.DataFrame(rows, schema=schema) if rows else pl.DataFrame(schema=schema)
-    return out.sort(["drifted", "z"], descending=[True, True])
+    return out.sort(["drifted", "p_value", "signal"], descending=[True, False, False])
 
 
 def _examples(sig: pl.DataFrame, ev: pl.DataFrame, n_examples: int) -> pl.DataFrame:
