@@ -52,7 +52,7 @@ from failtax.telemetry.files import (
 )
 from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, QUARANTINE_COLUMNS, SOURCES
 from failtax.telemetry.validate import UNESCAPED_QUOTE, build_insert_sql, build_problem_sql
-from failtax.telemetry.views import VIEW_DOCS, create_views, refresh_taxonomy_tables
+from failtax.telemetry.views import VIEW_DOCS, create_views, refresh_taxonomy_tables, views_fingerprint
 
 try:
     import fcntl
@@ -379,11 +379,14 @@ def _prepare(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("CREATE TABLE IF NOT EXISTS _meta (key VARCHAR, value VARCHAR)")
     if _scalar(con, "SELECT count(*) FROM _meta") == 0:
         probe = _scalar(con, _HASH_PROBE_SQL)
-        con.executemany("INSERT INTO _meta VALUES (?, ?)", [
-            ("schema_version", SCHEMA_VERSION), ("hash_probe", probe), ("duckdb_version", duckdb.__version__),
-        ])
+        con.execute("INSERT INTO _meta VALUES ('schema_version', ?), ('hash_probe', ?), ('duckdb_version', ?)",
+                    [SCHEMA_VERSION, probe, duckdb.__version__])
     refresh_taxonomy_tables(con)
-    create_views(con)
+    fingerprint = views_fingerprint()
+    if _scalar(con, "SELECT count(*) FROM _meta WHERE key = 'views' AND value = ?", [fingerprint]) == 0:
+        create_views(con)
+        con.execute("DELETE FROM _meta WHERE key = 'views'")
+        con.execute("INSERT INTO _meta VALUES ('views', ?)", [fingerprint])
 
 
 def _check_compatible(con: duckdb.DuckDBPyConnection, where: Path) -> None:

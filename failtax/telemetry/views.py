@@ -22,7 +22,7 @@ from typing import Any
 from failtax.telemetry.schema import FAMILY_TAXONOMY
 from failtax.taxonomy import load_taxonomy
 
-__all__ = ["DECISIONS_COLUMNS", "VIEW_DOCS", "create_views", "refresh_taxonomy_tables"]
+__all__ = ["DECISIONS_COLUMNS", "VIEW_DOCS", "create_views", "refresh_taxonomy_tables", "views_fingerprint"]
 
 #: The decisions contract: (column, type, meaning).
 DECISIONS_COLUMNS: tuple[tuple[str, str, str], ...] = (
@@ -89,8 +89,9 @@ def refresh_taxonomy_tables(con: Any) -> None:
         ("_taxonomy_families", list(FAMILY_TAXONOMY.items())),
     ):
         if rows:
-            marks = ", ".join("?" * len(rows[0]))
-            con.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+            # one statement: executemany pays a round trip per row
+            marks = ", ".join("(" + ", ".join("?" * len(rows[0])) + ")" for _ in rows)
+            con.execute(f"INSERT INTO {table} VALUES {marks}", [v for row in rows for v in row])
 
 
 _PAIRING = """
@@ -274,6 +275,13 @@ VIEWS: dict[str, str] = {
     "agent_failures": _AGENT_FAILURES,
     "files": _FILES,
 }
+
+
+def views_fingerprint() -> str:
+    """A hash of every view's SQL: views are rebuilt only when it changes."""
+    import hashlib
+
+    return hashlib.sha256("\n".join(f"{k}\n{v}" for k, v in VIEWS.items()).encode()).hexdigest()[:16]
 
 
 def create_views(con: Any) -> None:
