@@ -197,7 +197,7 @@ def generate_decisions(n_events: int, *, seed: int = 0, weeks: int = 12, noise: 
     return out.select(cols + (["true_bucket"] if with_truth else []))
 
 
-def run(n_events: int, *, seed: int, db_dir: str) -> int:
+def run(n_events: int, *, seed: int, db_dir: str, n_texts: int = 4000) -> int:
     import duckdb
 
     from failtax.analysis import (
@@ -218,7 +218,7 @@ def run(n_events: int, *, seed: int, db_dir: str) -> int:
         return t1
 
     t = time.perf_counter()
-    df = generate_decisions(n_events, seed=seed)
+    df = generate_decisions(n_events, seed=seed, n_texts=n_texts)
     t = stage("generate (not counted)", t)
     path = Path(db_dir) / "decisions.duckdb"
     con = duckdb.connect(str(path))
@@ -275,10 +275,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--events", type=int, default=1_000_000)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--texts", type=int, default=20_000, help="distinct evidence texts per family")
     args = ap.parse_args()
-    print(f"failtax analysis benchmark: {args.events:,} decisions, seed {args.seed}, {os.cpu_count()} CPUs")
+    print(f"failtax analysis benchmark: {args.events:,} decisions, {args.texts:,} distinct texts per family, "
+          f"seed {args.seed}, {os.cpu_count()} CPUs")
     with tempfile.TemporaryDirectory() as d:
-        return run(args.events, seed=args.seed, db_dir=d)
+        return run(args.events, seed=args.seed, db_dir=d, n_texts=args.texts)
 
 
 if __name__ == "__main__":
