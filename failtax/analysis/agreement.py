@@ -108,7 +108,7 @@ def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Sequence[str]) -> np.n
     >>> confusion_matrix(["a", "b", "b"], ["a", "a", "b"], labels=["a", "b", "c"]).tolist()
     [[1, 0, 0], [1, 1, 0], [0, 0, 0]]
     """
-    return confusion_matrix_from_counts(_pair_counts(y_true, y_pred), [str(x) for x in labels])
+    return _confusion_from_counts(_pair_counts(y_true, y_pred), [str(x) for x in labels])
 
 
 def macro_f1_score(y_true: Any, y_pred: Any, *, labels: Sequence[str]) -> float:
@@ -182,7 +182,7 @@ def cohen_kappa_score(y1: Any, y2: Any, *, labels: Sequence[str] | None = None) 
     if not labels:
         return math.nan
     # Same operations in the same order as scikit-learn, so the floats agree bit for bit.
-    c = confusion_matrix_from_counts(counts, labels).astype(np.float64)
+    c = _confusion_from_counts(counts, labels).astype(np.float64)
     sum0, sum1 = c.sum(axis=0), c.sum(axis=1)
     total = sum0.sum()
     if total == 0:
@@ -196,8 +196,8 @@ def cohen_kappa_score(y1: Any, y2: Any, *, labels: Sequence[str] | None = None) 
     return float(1 - np.sum(w * c) / denom)
 
 
-def confusion_matrix_from_counts(counts: pl.DataFrame, labels: Sequence[str]) -> np.ndarray:
-    """The confusion matrix from a frame of pair counts ``(t, p, n)``."""
+def _confusion_from_counts(counts: pl.DataFrame, labels: Sequence[str]) -> np.ndarray:
+    """The confusion matrix from a frame of pair counts ``(t, p, n)`` (values outside ``labels`` dropped)."""
     idx = {lab: i for i, lab in enumerate(labels)}
     out = np.zeros((len(labels), len(labels)), dtype=np.int64)
     for t, p, n in counts.iter_rows():
@@ -320,7 +320,7 @@ class LabelScores:
         """Score ``y_pred`` (AI buckets) against ``y_true`` (implied buckets)."""
         labels = tuple(labels)
         counts = _pair_counts(y_true, y_pred)
-        cm = confusion_matrix_from_counts(counts.select(pl.col("p").alias("t"), pl.col("t").alias("p"), "n"), labels)
+        cm = _confusion_from_counts(counts.select(pl.col("p").alias("t"), pl.col("t").alias("p"), "n"), labels)
         n = int(counts["n"].sum()) if counts.height else 0
         return cls(
             taxonomy=taxonomy,
@@ -468,7 +468,11 @@ class AgreementReport:
 
 
 def frame_records(df: pl.DataFrame) -> list[dict[str, Any]]:
-    """Rows of ``df`` as JSON-ready dicts: NaN → None, dates and times → ISO strings."""
+    """Rows of ``df`` as JSON-ready dicts: NaN → None, dates and times → ISO strings.
+
+    >>> frame_records(pl.DataFrame({"week": [_dt.date(2026, 9, 7)], "rate": [float("nan")]}))
+    [{'week': '2026-09-07', 'rate': None}]
+    """
     out = []
     for row in df.iter_rows(named=True):
         rec = {}

@@ -42,7 +42,14 @@ __all__ = ["Reclassified", "reclassify", "resolve_table"]
 
 def resolve_table(table: Any, *, taxonomy: str | None) -> RuleTable:
     """The rule table to analyse: a :class:`RuleTable`, a path, a shipped name, or (None)
-    the shipped table of ``taxonomy``."""
+    the shipped table of ``taxonomy``; refused when it belongs to another taxonomy.
+
+    >>> resolve_table(None, taxonomy="replay").name
+    'replay'
+    >>> resolve_table("regen", taxonomy="replay")
+    Traceback (most recent call last):
+    failtax.errors.InputError: table 'regen' is for taxonomy 'regen', not 'replay'
+    """
     if table is None:
         if taxonomy is None:
             raise InputError("give a taxonomy or a table")
@@ -54,7 +61,12 @@ def resolve_table(table: Any, *, taxonomy: str | None) -> RuleTable:
 
 
 def evaluable(rule: ExtractRule) -> bool:
-    """True when the rule needs nothing but text (and so can be re-run on decisions)."""
+    """True when the rule needs nothing but text (and so can be re-run on decisions).
+
+    >>> from failtax.table import ExtractRule
+    >>> evaluable(ExtractRule(id="a", signal="a", contains=("x",))), evaluable(ExtractRule(id="b", signal="b", exit_code=(26,)))
+    (True, False)
+    """
     return not (
         rule.exit_code or rule.has_signal is not None or rule.posix_signal or rule.frame_subtype
         or rule.frame_error is not None or rule.field is not None

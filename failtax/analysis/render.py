@@ -79,7 +79,24 @@ def _confusion(s: LabelScores) -> str:
 
 
 def format_agreement(report: AgreementReport, *, rules: Sequence[RuleDiagnostics] = ()) -> str:
-    """The agreement report as aligned text (overall, label scores, confusion, slices, latency)."""
+    """The agreement report as aligned text (overall, label scores, confusion, slices, latency).
+
+    Parameters
+    ----------
+    report : what :func:`~failtax.analysis.measure_agreement` returned.
+    rules : rule diagnostics to print after it (from :func:`~failtax.analysis.diagnose_rules`).
+
+    Returns
+    -------
+    str, ending in a newline.
+
+    >>> from failtax.analysis import measure_agreement
+    >>> df = pl.DataFrame({"taxonomy": ["replay"] * 2, "family": ["replay"] * 2,
+    ...     "ai_bucket": ["infra"] * 2, "implied_bucket": ["infra", "stale-script"],
+    ...     "decided": [True] * 2, "opt_out": [False] * 2, "agree": [True, False], "latency_s": [3.0, 9.0]})
+    >>> print(format_agreement(measure_agreement(df, slices=[])).splitlines()[2])
+      agreement 50.0% [9.5%, 90.5%] (n=2)
+    """
     out = []
     if report.overall.height == 0 or report.overall["n_events"][0] == 0:
         return "No decisions to analyse.\n"
@@ -120,7 +137,16 @@ def format_agreement(report: AgreementReport, *, rules: Sequence[RuleDiagnostics
 
 
 def format_rule_diagnostics(d: RuleDiagnostics) -> str:
-    """Rule diagnostics of one table as aligned text."""
+    """Rule diagnostics of one table as aligned text: per-rule table, recognition rate
+    and trend, unknown signals, routes that win too early.
+
+    >>> from failtax.analysis import diagnose_rules
+    >>> df = pl.DataFrame({"event_id": ["1"], "taxonomy": ["replay"], "signals": [["selector-timeout"]],
+    ...                    "implied_bucket": ["stale-script"], "week": [None]})
+    >>> format_rule_diagnostics(diagnose_rules(df, taxonomy="replay")).splitlines()[0].endswith(
+    ...     "on 1 replay events (1 labelled)")
+    True
+    """
     out = [f"Rule diagnostics: table {d.table_name} {d.table_version} on {d.n_events} {d.taxonomy} events "
            f"({d.n_labelled} labelled)"]
     rows = []
@@ -158,7 +184,11 @@ def format_rule_diagnostics(d: RuleDiagnostics) -> str:
 
 def format_signals(records: Sequence[dict[str, Any]], *, limit: int | None = None) -> str:
     """Ranked signal records (``MisleadingSignals.to_records()``, possibly several
-    taxonomies merged) as aligned text."""
+    taxonomies merged) as aligned text, the first ``limit`` of them.
+
+    >>> print(format_signals([]), end="")
+    No signals in these decisions.
+    """
     if not records:
         return "No signals in these decisions.\n"
     rows = []

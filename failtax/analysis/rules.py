@@ -77,6 +77,11 @@ def ensure_reclassified(
     ``columns`` are further decisions columns the caller needs; they are validated once
     here (an :class:`~failtax.InputError` names any that is missing). ``optional``
     columns are added as NULL when absent.
+
+    >>> df = pl.DataFrame({"event_id": ["1"], "taxonomy": ["replay"], "signals": [["selector-timeout"]]})
+    >>> rc = ensure_reclassified(df, taxonomy="replay")
+    >>> ensure_reclassified(rc) is rc, rc.combos["bucket"].to_list()
+    (True, ['stale-script'])
     """
     if isinstance(decisions, Reclassified):
         if table is not None and load_table(table) != decisions.table:

@@ -52,7 +52,11 @@ from failtax.taxonomy import load_taxonomy
 __all__ = ["MisleadingSignals", "find_misleading_signals", "redact_text"]
 
 def redact_text(text: str | None, *, limit: int = 240) -> str | None:
-    """Mask secrets in an example's text (with :func:`failtax.redact.redact`) and shorten it."""
+    """Mask secrets in an example's text (with :func:`failtax.redact.redact`) and shorten it.
+
+    >>> redact_text("login failed for alice@example.com")
+    'login failed for [REDACTED:email]'
+    """
     if text is None:
         return None
     try:
