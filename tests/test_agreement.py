@@ -389,3 +389,17 @@ def test_recovery_budget_escalations_and_streaks_from_loaded_telemetry():
     assert r.retry_streaks.select("kind", "key", "scope", "length", "past_stop").rows() == [
         ("test", "tests/a.py::test_x", "run=r1", 3, True)]
     json.dumps(r.to_dict())
+
+
+# --------------------------------------------------------------------------- docs
+
+
+@pytest.mark.parametrize("module", ["agreement", "frames", "labels", "loops", "preexec", "reclassify", "render",
+                                    "rules", "signals", "stats"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    mod = importlib.import_module(f"failtax.analysis.{module}")
+    result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
