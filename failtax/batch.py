@@ -50,9 +50,7 @@ from failtax._scan import (
     Segment,
     available_engines,
     make_engine,
-    ExactRegexes,
     exact_literals,
-    exact_pattern,
     max_match_width,
     required_literals,
     split_alternatives,
@@ -154,13 +152,10 @@ class _Plan:
                     continue
                 supersets.append(superset_pattern(alt) if engine_name == "hyperscan" else None)
                 reqs.append(required_literals(alt))
-                if engine_name == "hyperscan":
-                    exact_res[len(self.units) - 1] = exact_pattern(alt)
             return out
 
         reqs: list[tuple[str, ...] | None] = []
         exacts: dict[int, tuple[str, ...]] = {}
-        exact_res: dict[int, tuple[str, int, bool] | None] = {}
         self.rule_units = {r: add_units(rule.regex) for r, rule in enumerate(rules) if rule.regex is not None}
         self.locate = [(loc, rx, add_units(loc.regex)) for loc, rx in ct.locate]
         self.n_units = len(self.units)
@@ -178,10 +173,6 @@ class _Plan:
         if len(literal_ids) > n_base:
             self.engine = make_engine(tuple(literal_ids), supersets, engine)
         self.unit_hs = np.array([bool(ok) for ok in self.engine.regex_ok], dtype=bool)
-        # alternatives hyperscan can run with RE2's own meaning, one record at a time
-        patterns = [exact_res.get(u) for u in range(self.n_units)]
-        self.exact = ExactRegexes(patterns) if any(patterns) else ExactRegexes([None] * self.n_units)
-        self.unit_cs = np.array([bool(p and p[2]) for p in patterns], dtype=bool)
         self.n_groups = len(groups)
         self.literals = tuple(literal_ids)
         # literal -> groups, as CSR
@@ -865,9 +856,17 @@ class _Texts:
         self.row_buf, self.row_start, self.row_len = row_buf, row_start, row_len
         self._buf, self._start, self._len = row_buf.tolist(), row_start.tolist(), row_len.tolist()
         self._cache: dict[int, bytes] = {}
+        self._arrays: dict[int, np.ndarray] = {}
 
     def has_text(self, r: int) -> bool:
         return self._buf[r] >= 0
+
+    def array(self, b: int) -> np.ndarray:
+        """Buffer ``b`` as a numpy byte array (no copy)."""
+        arr = self._arrays.get(b)
+        if arr is None:
+            arr = self._arrays[b] = np.frombuffer(self.buffers[b], dtype=np.uint8)
+        return arr
 
     def data(self, r: int) -> bytes:
         """The row's text as UTF-8 (cached until :meth:`forget`)."""
@@ -936,8 +935,6 @@ class _Block:
         sel = slot >= 0
         np.minimum.at(self.P, (rep_rows[sel], slot[sel]), np.repeat(bs, cnt)[sel].astype(np.int32))
         self.fold = self.G[:, plan.g_fold]
-        self._xorig: dict[int, dict[int, int]] = {}
-        self._xlower: dict[int, dict[int, int]] = {}
 
     def candidates(self, u: int) -> np.ndarray:
         """Rows where regex alternative ``u`` may match (a superset of where it does)."""
@@ -963,9 +960,6 @@ class _Block:
                 # a set of strings: it matches where the first of them occurs
                 at = int(self.P[i, plan.pos_slot[plan.unit_group[u]]])
                 return at if at < _BIG else -1
-            if plan.exact.ok[u]:
-                starts = self._xstarts(i, lowered and plan.unit_cs[u])
-                return starts.get(u, -1)
         rx, width = plan.units[u]
         pos = 0
         if width is not None and not self.fold[i]:
@@ -978,16 +972,21 @@ class _Block:
         data = self.data(i)
         return _re2_start(rx, data.lower() if lowered else data, pos)
 
-    def _xstarts(self, i: int, lowered: bool) -> dict[int, int]:
-        cache = self._xlower if lowered else self._xorig
-        got = cache.get(i)
-        if got is None:
-            data = self.data(i)
-            got = cache[i] = self.plan.exact.starts(data.lower() if lowered else data)
-        return got
-
     def data(self, i: int) -> bytes:
         return self.texts.data(i + self.a)
+
+
+def _lines_at(texts: _Texts, rows: list[int], pos: list[int]) -> list[str]:
+    """classify()'s ``_line_at`` for many rows: the stripped line around each byte position."""
+    out = []
+    views, buf, start, length = texts.views, texts._buf, texts._start, texts._len
+    for r, p in zip(rows, pos, strict=True):
+        s = start[r]
+        data = bytes(views[buf[r]][s : s + length[r]])
+        a = data.rfind(b"\n", 0, p) + 1
+        z = data.find(b"\n", p)
+        out.append(data[a : z if z >= 0 else len(data)].decode("utf-8").strip())
+    return out
 
 
 def _run_part(plan: _Plan, cols: _Columns, lo: int, hi: int, want: _Want) -> _Part:
@@ -1020,6 +1019,8 @@ def _run_part(plan: _Plan, cols: _Columns, lo: int, hi: int, want: _Want) -> _Pa
     sig_rows: list[np.ndarray] = []
     sig_vals: list[np.ndarray] = []
     lines: dict[int, str | None] = {}
+    line_rows: list[np.ndarray] = []
+    line_pos: list[np.ndarray] = []
     overrides: dict[int, tuple[str, str]] = {}
     located: dict[int, tuple[Any, Any]] = {}
     facts_out: dict[int, dict[str, str]] = {}
@@ -1096,15 +1097,21 @@ def _run_part(plan: _Plan, cols: _Columns, lo: int, hi: int, want: _Want) -> _Pa
             cand = extracted[np.ix_(rows_q, ps)] & (qq < _BIG)
             has = cand.any(axis=1)
             pos = qq[np.arange(len(rows_q)), np.argmax(cand, axis=1)]
-            for idx in np.flatnonzero(has).tolist():
-                r = int(rows_q[idx]) + a
-                if r in skip:
-                    continue
-                line = _line_at_bytes(texts.data(r), int(pos[idx]))
-                if not line:  # a match on an empty line: classify()'s own loop decides
-                    line = _exact_line(plan, E[r - a], S[r - a], ps, texts.text(r))
+            line_rows.append(rows_q[has] + a)
+            line_pos.append(pos[has])
+        if line_rows:
+            lr = np.concatenate(line_rows).tolist()
+            lp = np.concatenate(line_pos).tolist()
+            if skip:
+                keep = [k for k, r in enumerate(lr) if r not in skip]
+                lr, lp = [lr[k] for k in keep], [lp[k] for k in keep]
+            for r, at, line in zip(lr, lp, _lines_at(texts, lr, lp), strict=True):
+                if not line:  # a match on a blank line: classify()'s own loop decides
+                    line = _exact_line(plan, E[r - a], S[r - a], plan.route_pos[int(D[r - a])], texts.text(r))
                 if line is not None:
                     lines[r] = line
+            line_rows.clear()
+            line_pos.clear()
         # templates and captures, only where needed
         need = plan.needs_facts[D]
         if want.classifications and plan.capture_rules:
@@ -1554,9 +1561,7 @@ def _to_frame(plan: _Plan, cols: _Columns, parts: list[_Part], singles: dict[int
     out["retry_limit"] = per_decision([b.retry_limit for b in buckets], pl.Int64)
     out["exit_code"] = _masked(cols.exit_code, cols.exit_known)
     out["signal"] = _masked(cols.signal, cols.signal_known)
-    lines = {r + p.lo: s for p in parts for r, s in p.lines.items()}
-    lines.update({i: c.matched_line for i, c in singles.items()})
-    out["matched_line"] = _sparse_strings(n, lines)
+    out["matched_line"] = _matched_lines(n, parts, singles)
     loc = {r + p.lo: fl for p in parts for r, fl in p.located.items()}
     loc.update({i: (c.source_file, c.source_line) for i, c in singles.items() if c.source_file or c.source_line})
     out["source_file"] = _sparse_strings(n, {i: v[0] for i, v in loc.items()})
@@ -1570,6 +1575,12 @@ def _to_frame(plan: _Plan, cols: _Columns, parts: list[_Part], singles: dict[int
     wptr, wflat = _sparse_lists(n, probs)
     out["warnings"] = _list_column("warnings", wptr, pa.array(wflat, type=pa.large_string()))
     return pl.DataFrame([v.alias(k) for k, v in out.items()])
+
+
+def _matched_lines(n: int, parts: list[_Part], singles: dict[int, Classification]) -> Any:
+    lines = {r + p.lo: s for p in parts for r, s in p.lines.items()}
+    lines.update({i: c.matched_line for i, c in singles.items()})
+    return _sparse_strings(n, lines)
 
 
 def _masked(values: np.ndarray, known: np.ndarray) -> Any:
@@ -1604,6 +1615,7 @@ def _to_classifications(plan: _Plan, cols: _Columns, parts: list[_Part], singles
     ids = raw.ids if isinstance(raw.ids, list) else (raw.ids.to_list() if raw.ids is not None else [None] * cols.n)
     out: list[Classification] = []
     for p in parts:
+        bulk = p.lines
         for r in range(p.hi - p.lo):
             i = r + p.lo
             if i in singles:
@@ -1626,7 +1638,7 @@ def _to_classifications(plan: _Plan, cols: _Columns, parts: list[_Part], singles
                     verdict=bucket.verdict, handling=bucket.handling, retry_limit=bucket.retry_limit,
                     exit_code=int(cols.exit_code[i]) if cols.exit_known[i] else None,
                     signal=int(cols.signal[i]) if cols.signal_known[i] else None,
-                    stderr_tail=tail_lines(combined, 24, 1600), matched_line=p.lines.get(r),
+                    stderr_tail=tail_lines(combined, 24, 1600), matched_line=bulk.get(r),
                     source_file=sf, source_line=sl, facts=p.facts.get(r, {}), id=ids[i],
                     warnings=tuple(cols.problems.get(i, ())),
                 )
