@@ -207,7 +207,7 @@ def weekly_agreement(decisions: Any, *, taxonomies: Sequence[str] | None = None,
     Returns
     -------
     polars.DataFrame
-        ``series`` (``all`` or a taxonomy), then :func:`~failtax.analysis.summarize_agreement`'s
+        ``series`` (``all`` or a taxonomy; the taxonomy alone when there is one), then :func:`~failtax.analysis.summarize_agreement`'s
         week columns (``week``, ``n_rated``, ``agreement_rate``, ``agreement_low``,
         ``agreement_high`` …), sorted by series and week.
 
@@ -216,6 +216,8 @@ def weekly_agreement(decisions: Any, *, taxonomies: Sequence[str] | None = None,
     ...     "week": [_dt.date(2026, 9, 7)] * 2})
     >>> weekly_agreement(df).select("series", "n_rated", "agreement_rate").rows()
     [('all', 2, 0.5), ('regen', 1, 0.0), ('replay', 1, 1.0)]
+    >>> weekly_agreement(df, taxonomies=["regen"])["series"].to_list()
+    ['regen']
     """
     df = as_decisions(decisions, columns=["taxonomy", "week", "decided", "opt_out", "agree", "implied_bucket"],
                       optional=["ts"])
@@ -223,7 +225,9 @@ def weekly_agreement(decisions: Any, *, taxonomies: Sequence[str] | None = None,
     if taxonomies is not None:
         present = [t for t in present if t in set(taxonomies)]
         df = df.filter(pl.col("taxonomy").is_in(present))
-    parts = [summarize_agreement(df, by="week", since=since).with_columns(pl.lit("all").alias("series"))]
+    # One taxonomy: its own name (and colour) rather than "all".
+    overall = present[0] if len(present) == 1 else "all"
+    parts = [summarize_agreement(df, by="week", since=since).with_columns(pl.lit(overall).alias("series"))]
     if len(present) > 1:
         for t in present:
             parts.append(summarize_agreement(df, by="week", taxonomy=t, since=since)
