@@ -324,7 +324,7 @@ def _db(tmp_path: Path) -> Path:
 
 def test_cli_agreement_json_and_table(tmp_path, failtax_cmd):
     db = _db(tmp_path)
-    out = subprocess.run([*failtax_cmd, "agreement", "--db", str(db), "--json", "--min-count", "4"],
+    out = subprocess.run([*failtax_cmd, "agreement", "--db", str(db), "--json", "--min-count", "4", "--rules"],
                          capture_output=True, text=True, check=True)
     d = json.loads(out.stdout)
     assert d["overall"]["agreement_rate"] == 0.5
@@ -332,28 +332,23 @@ def test_cli_agreement_json_and_table(tmp_path, failtax_cmd):
     assert d["min_count"] == 4
     bucket = {r["ai_bucket"]: r for r in d["slices"]["bucket"]}
     assert bucket["infra"]["low_count"] is True
-    txt = subprocess.run([*failtax_cmd, "agreement", "--telemetry", str(EVENTS)], capture_output=True, text=True,
-                         check=True)
-    assert "agreement 50.0% [" in txt.stdout
-    assert "kappa" in txt.stdout and "low n" in txt.stdout
-    # one aligned row per AI bucket: name, events, rated, rate …
-    rows = [ln.split() for ln in txt.stdout.splitlines() if ln.split()[:2] == ["replay", "stale-script"]]
-    assert rows and rows[0][2:4] == ["4", "3"], txt.stdout
-
-
-def test_cli_agreement_rules_filters_and_errors(tmp_path, failtax_cmd):
-    db = _db(tmp_path)
-    out = subprocess.run([*failtax_cmd, "agreement", "--db", str(db), "--json", "--since", "2026-09-14", "--rules"],
+    assert d["rules"][0]["taxonomy"] == "replay" and d["rules"][0]["n_events"] == 10
+    txt = subprocess.run([*failtax_cmd, "agreement", "--telemetry", str(EVENTS), "--since", "2026-09-14"],
                          capture_output=True, text=True, check=True)
-    d = json.loads(out.stdout)
-    assert d["overall"]["n_events"] == 4
-    assert d["rules"][0]["taxonomy"] == "replay" and d["rules"][0]["n_events"] == 4
+    assert "events 4, decided 3, rated 3" in txt.stdout
+    assert "agreement 33.3% [" in txt.stdout and "kappa" in txt.stdout and "low n" in txt.stdout
+    # one aligned row per AI bucket: taxonomy, bucket, events, rated, rate …
+    rows = [ln.split() for ln in txt.stdout.splitlines() if ln.split()[:2] == ["replay", "infra"]]
+    assert rows and rows[0][2:4] == ["1", "1"], txt.stdout
+
+
+def test_cli_agreement_errors(tmp_path, failtax_cmd):
     bad = subprocess.run([*failtax_cmd, "agreement", "--db", str(tmp_path / "nope.duckdb")],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "nope.duckdb" in bad.stderr
     none = subprocess.run([*failtax_cmd, "agreement"], capture_output=True, text=True)
     assert none.returncode == 2 and "--telemetry" in none.stderr
-    date = subprocess.run([*failtax_cmd, "agreement", "--db", str(db), "--since", "last week"],
+    date = subprocess.run([*failtax_cmd, "agreement", "--telemetry", str(EVENTS), "--since", "last week"],
                           capture_output=True, text=True)
     assert date.returncode == 2 and "ISO date" in date.stderr
 
