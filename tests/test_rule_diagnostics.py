@@ -161,3 +161,17 @@ def test_shipped_table_is_the_default():
     d = diagnose_rules(_events(), taxonomy="replay")
     assert d.table_name == "replay" and d.n_events == 8
     assert "hydration-mismatch" in d.unknown_signals["signal"].to_list()
+
+
+def test_pandas_arrow_and_duckdb_inputs_agree(tmp_path):
+    import duckdb
+
+    df = _events()
+    expected = diagnose_rules(df, table=str(TABLE)).to_dict()
+    assert diagnose_rules(df.to_pandas(), table=str(TABLE)).to_dict() == expected
+    assert diagnose_rules(df.to_arrow(), table=str(TABLE)).to_dict() == expected
+    con = duckdb.connect(str(tmp_path / "d.duckdb"))
+    con.register("t", df.to_arrow())
+    con.execute("CREATE TABLE decisions AS SELECT * FROM t")
+    assert diagnose_rules(con.table("decisions"), table=str(TABLE)).to_dict() == expected
+    con.close()

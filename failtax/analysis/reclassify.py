@@ -24,7 +24,6 @@ in :attr:`Reclassified.unevaluable` and reported as such, never as dead.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
