@@ -338,6 +338,7 @@ def split_alternatives(pattern: str) -> list[str]:
     parts: list[str] = []
     depth = 0
     in_class = False
+    class_start = 0
     start = 0
     i = 0
     while i < len(body):
@@ -725,6 +726,7 @@ class PolarsEngine:
         return Hits(segment.rows[k], lits, frame["pos"].to_numpy().astype(np.int64))
 
 
+@functools.cache
 def available_engines() -> tuple[str, ...]:
     """The engines that work on this platform, fastest first."""
     out = []

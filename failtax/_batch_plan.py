@@ -1,0 +1,181 @@
+"""A rule table compiled for batch classification (private; see :mod:`failtax.batch`).
+
+:class:`Plan` holds what the batch engine needs from a table, computed once and cached
+on the compiled table: the literal groups of every text condition (a rule's
+``contains``, ``and_contains``, ``unless``; the literal sets and prefilters of its regex
+alternatives), the engine that scans them, and the signal and route arrays routing
+runs on.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from failtax._scan import (
+    FOLD_RISK,
+    available_engines,
+    exact_literals,
+    make_engine,
+    max_match_width,
+    required_literals,
+    split_alternatives,
+    superset_pattern,
+)
+from failtax.table import RuleTable, compile_regex
+
+__all__ = ["Plan", "plan_for"]
+
+
+class Plan:
+    """A rule table compiled for batch evaluation: literal groups, rule and route arrays."""
+
+    def __init__(self, table: RuleTable, engine: str | None):
+        ct = table.compiled()
+        self.table, self.ct, self.taxonomy = table, ct, ct.taxonomy
+        rules = table.extract
+        n_rules = len(rules)
+        self.n_rules = n_rules
+        literal_ids: dict[str, int] = {}
+        groups: list[tuple[int, ...]] = []
+
+        def group(strings: Iterable[str]) -> int:
+            ids = sorted({literal_ids.setdefault(s, len(literal_ids)) for s in strings})
+            groups.append(tuple(ids))
+            return len(groups) - 1
+
+        self.g_contains = np.full(n_rules, -1, dtype=np.int64)
+        self.g_and = np.full(n_rules, -1, dtype=np.int64)
+        self.g_unless = np.full(n_rules, -1, dtype=np.int64)
+        for r, rule in enumerate(rules):
+            text_lits, also, unless = ct.literals[rule.id]
+            if text_lits:
+                self.g_contains[r] = group(text_lits)
+            if also:
+                self.g_and[r] = group(also)
+            if unless:
+                self.g_unless[r] = group(unless)
+        self.g_fold = group(FOLD_RISK)
+        # Regexes run on RE2 one top-level alternative at a time, and only on rows where
+        # hyperscan saw the alternative's superset pattern (else: where one of its
+        # required literals occurs; else: everywhere the rule's other conditions hold).
+        engine_name = engine or available_engines()[0]
+        self.units: list[tuple[Any, int | None]] = []  # (RE2 pattern, widest match in bytes)
+        supersets: list[str | None] = []
+
+        def add_units(pattern: str) -> list[int]:
+            alts = split_alternatives(pattern)
+            try:
+                compiled = [compile_regex(a) for a in alts]
+            except Exception:  # an alternative RE2 will not take alone: keep the whole
+                alts, compiled = [pattern], [compile_regex(pattern)]
+            out = []
+            for alt, rx in zip(alts, compiled, strict=True):
+                width = max_match_width(alt)
+                out.append(len(self.units))
+                self.units.append((rx, 4 * width if width is not None else None))
+                exact = exact_literals(alt)
+                if exact is not None:  # just a few strings: the literal scan answers it
+                    exacts[len(self.units) - 1] = exact
+                    supersets.append(None)
+                    reqs.append(None)
+                    continue
+                supersets.append(superset_pattern(alt) if engine_name == "hyperscan" else None)
+                reqs.append(required_literals(alt))
+            return out
+
+        reqs: list[tuple[str, ...] | None] = []
+        exacts: dict[int, tuple[str, ...]] = {}
+        self.rule_units = {r: add_units(rule.regex) for r, rule in enumerate(rules) if rule.regex is not None}
+        self.locate = [(loc, rx, add_units(loc.regex)) for loc, rx in ct.locate]
+        self.n_units = len(self.units)
+        self.unit_group = [-1] * self.n_units
+        self.unit_exact = np.zeros(self.n_units, dtype=bool)
+        for u, strings in exacts.items():
+            self.unit_group[u] = group(strings)
+            self.unit_exact[u] = True
+        n_base = len(literal_ids)
+        self.engine = make_engine(tuple(literal_ids), supersets, engine)
+        # alternatives the engine cannot run are prefiltered by their literals, if any
+        for u in range(self.n_units):
+            if not self.engine.regex_ok[u] and reqs[u]:
+                self.unit_group[u] = group(reqs[u])
+        if len(literal_ids) > n_base:
+            self.engine = make_engine(tuple(literal_ids), supersets, engine)
+        self.unit_hs = np.array([bool(ok) for ok in self.engine.regex_ok], dtype=bool)
+        self.n_groups = len(groups)
+        self.literals = tuple(literal_ids)
+        # literal -> groups, as CSR
+        pairs = sorted((lit, g) for g, ids in enumerate(groups) for lit in ids)
+        lit_of = np.array([p[0] for p in pairs], dtype=np.int64)
+        self.lg_data = np.array([p[1] for p in pairs], dtype=np.int64)
+        self.lg_ptr = np.searchsorted(lit_of, np.arange(len(self.literals) + 1)).astype(np.int64)
+        # groups whose first position matters: a rule's text literals (the matched line)
+        # and a regex alternative's literals (where its search can start)
+        self.pos_slot = np.full(self.n_groups, -1, dtype=np.int64)
+        contains_groups = sorted({int(g) for g in self.g_contains if g >= 0} | {g for g in self.unit_group if g >= 0})
+        for slot, g in enumerate(contains_groups):
+            self.pos_slot[g] = slot
+        self.n_slots = len(contains_groups)
+
+        # signals
+        self.signals = tuple(table.signals)
+        self.sig_index = {s: j for j, s in enumerate(self.signals)}
+        self.rule_sig = np.array([self.sig_index[r.signal] for r in rules], dtype=np.int64)
+        self.sig_rules = [np.flatnonzero(self.rule_sig == j) for j in range(len(self.signals))]
+        self.regex_rules = [r for r, rule in enumerate(rules) if rule.regex is not None]
+        self.field_rules = [r for r, rule in enumerate(rules) if rule.field is not None]
+        self.subtype_rules = [r for r, rule in enumerate(rules) if rule.frame_subtype]
+        self.capture_rules = [(r, ct.capture[rule.id]) for r, rule in enumerate(rules) if rule.id in ct.capture]
+        self.capture_mask = np.zeros(n_rules, dtype=bool)
+        for r, _ in self.capture_rules:
+            self.capture_mask[r] = True
+
+        # routes: decision k < n_routes is route k; n_routes is the fallback
+        routes = table.route
+        self.n_routes = len(routes)
+        idx = self.sig_index
+        self.route_any = [np.array([idx[s] for s in rt.any], dtype=np.int64) for rt in routes]
+        self.route_all = [np.array([idx[s] for s in rt.all], dtype=np.int64) for rt in routes]
+        self.route_none = [np.array([idx[s] for s in rt.none], dtype=np.int64) for rt in routes]
+        self.route_pos = [[idx[s] for s in rt.positive_signals] for rt in routes]
+        # regex rule -> the routes whose matched line it can give
+        self.regex_line_routes = {}
+        for r in self.regex_rules:
+            qs = [q for q, ps in enumerate(self.route_pos) if int(self.rule_sig[r]) in ps]
+            if qs:
+                self.regex_line_routes[r] = np.array(qs, dtype=np.int64)
+        tax = self.taxonomy
+        self.decisions: list[dict[str, Any]] = []
+        for rt in [*routes, None]:
+            bucket = tax.bucket(rt.bucket if rt is not None else table.fallback)
+            title, detail, retryable = bucket.title, bucket.detail, bucket.retryable
+            if rt is not None:
+                title = rt.title if rt.title is not None else title
+                detail = rt.detail if rt.detail is not None else detail
+                retryable = rt.retryable if rt.retryable is not None else retryable
+            self.decisions.append(
+                {
+                    "bucket": bucket.name,
+                    "rule": rt.id if rt is not None else "fallback",
+                    "title": title,
+                    "detail": detail,
+                    "retryable": retryable,
+                    "bucket_obj": bucket,
+                }
+            )
+        self.needs_facts = np.array(["{" in d["title"] or "{" in d["detail"] for d in self.decisions])
+
+
+_PLANS: weakref.WeakKeyDictionary[Any, dict[str | None, Plan]] = weakref.WeakKeyDictionary()
+
+
+def plan_for(table: RuleTable, engine: str | None) -> Plan:
+    ct = table.compiled()
+    by_engine = _PLANS.setdefault(ct, {})
+    if engine not in by_engine:
+        by_engine[engine] = Plan(table, engine)
+    return by_engine[engine]
