@@ -379,6 +379,13 @@ def _drift(sig: pl.DataFrame, ev: pl.DataFrame, *, min_count: int, min_side: int
     return out.sort(["drifted", "p_value", "signal"], descending=[True, False, False])
 
 
+def _iso(ts: pl.Series) -> pl.Series:
+    """Times as ISO-8601 text (``2026-09-07T10:00:00.000``)."""
+    if isinstance(ts.dtype, pl.Datetime):
+        return ts.dt.to_string("%Y-%m-%dT%H:%M:%S%.3f")
+    return ts.cast(pl.String)
+
+
 def _examples(sig: pl.DataFrame, ev: pl.DataFrame, n_examples: int) -> pl.DataFrame:
     schema = {"signal": pl.String, "event_id": pl.String, "ts": pl.String, "ai_bucket": pl.String,
               "user_action": pl.String, "implied_bucket": pl.String, "text": pl.String}
@@ -395,7 +402,7 @@ def _examples(sig: pl.DataFrame, ev: pl.DataFrame, n_examples: int) -> pl.DataFr
         {
             "signal": ex["signal"],
             "event_id": ex["event_id"].cast(pl.String),
-            "ts": ex["ts"].cast(pl.String) if "ts" in ex.columns else pl.Series([None] * ex.height, dtype=pl.String),
+            "ts": _iso(ex["ts"]) if "ts" in ex.columns else pl.Series([None] * ex.height, dtype=pl.String),
             "ai_bucket": ex["ai_bucket"].cast(pl.String),
             "user_action": ex["user_action"].cast(pl.String),
             "implied_bucket": ex["implied_bucket"].cast(pl.String),
