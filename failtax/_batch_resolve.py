@@ -21,7 +21,16 @@ import numpy as np
 from failtax._batch_input import Columns
 from failtax._batch_plan import Plan
 from failtax._scan import Hits, Segment
-from failtax.classify import Classification, _field_holds, _matched_line, classify, render_template
+from failtax.classify import (
+    Classification,
+    _field_holds,
+    _matched_pos,
+    _shown,
+    _shown_line,
+    classify,
+    render_template,
+)
+from failtax.redact import find_secrets, redact
 from failtax.table import RuleTable
 
 __all__ = ["Part", "Want", "run", "singles"]
@@ -68,17 +77,10 @@ class _Texts:
         self.row_buf, self.row_start, self.row_len = row_buf, row_start, row_len
         self._buf, self._start, self._len = row_buf.tolist(), row_start.tolist(), row_len.tolist()
         self._cache: dict[int, bytes] = {}
-        self._arrays: dict[int, np.ndarray] = {}
+        self._findings: dict[int, list[Any]] = {}
 
     def has_text(self, r: int) -> bool:
         return self._buf[r] >= 0
-
-    def array(self, b: int) -> np.ndarray:
-        """Buffer ``b`` as a numpy byte array (no copy)."""
-        arr = self._arrays.get(b)
-        if arr is None:
-            arr = self._arrays[b] = np.frombuffer(self.buffers[b], dtype=np.uint8)
-        return arr
 
     def data(self, r: int) -> bytes:
         """The row's text as UTF-8 (cached until :meth:`forget`)."""
@@ -96,8 +98,16 @@ class _Texts:
     def text(self, r: int) -> str:
         return self.data(r).decode("utf-8")
 
+    def findings(self, r: int) -> list[Any]:
+        """The secrets in the row's text (:func:`failtax.redact.find_secrets`), cached."""
+        got = self._findings.get(r)
+        if got is None:
+            got = self._findings[r] = find_secrets(self.text(r))
+        return got
+
     def forget(self) -> None:
         self._cache.clear()
+        self._findings.clear()
 
 
 _ANCHOR = None
@@ -160,18 +170,17 @@ class _Block:
             return self.G[:, g] | self.fold
         return np.ones(self.k, dtype=bool)
 
-    def unit_start(self, u: int, i: int, lowered: bool) -> int:
+    def unit_start(self, u: int, i: int) -> int:
         """Where alternative ``u`` first matches in row ``i``'s text (byte), or -1.
 
-        ``lowered``: in the ASCII-lower-cased text (where classify() takes a regex's
-        position for the matched line), else the text as it is (where rules fire).
+        classify() searches table regexes in the normalised text with its case kept,
+        both to fire a rule and to find where it matched.
         """
         plan = self.plan
-        if not self.fold[i]:
-            if plan.unit_exact[u]:
-                # a set of strings: it matches where the first of them occurs
-                at = int(self.P[i, plan.pos_slot[plan.unit_group[u]]])
-                return at if at < _BIG else -1
+        if plan.unit_exact[u] and not self.fold[i]:
+            # a set of strings: it matches where the first of them occurs
+            at = int(self.P[i, plan.pos_slot[plan.unit_group[u]]])
+            return at if at < _BIG else -1
         rx, width = plan.units[u]
         pos = 0
         if width is not None and not self.fold[i]:
@@ -181,20 +190,23 @@ class _Block:
                 pos = max(0, self.unit_ends[u][i] - width)
             elif plan.unit_group[u] >= 0:
                 pos = max(0, int(self.P[i, plan.pos_slot[plan.unit_group[u]]]) - width)
-        data = self.data(i)
-        return _re2_start(rx, data.lower() if lowered else data, pos)
+        return _re2_start(rx, self.data(i), pos)
 
     def data(self, i: int) -> bytes:
         return self.texts.data(i + self.a)
 
 
 def _lines_at(texts: _Texts, rows: list[int], pos: list[int]) -> list[str]:
-    """classify()'s ``_line_at`` for many rows: the stripped line around each byte position."""
+    """classify()'s shown line for many rows: the stripped line around each byte position,
+    with every secret overlapping it masked."""
     out = []
-    views, buf, start, length = texts.views, texts._buf, texts._start, texts._len
     for r, p in zip(rows, pos, strict=True):
-        s = start[r]
-        data = bytes(views[buf[r]][s : s + length[r]])
+        data = texts.data(r)
+        findings = texts.findings(r)
+        if findings:
+            text = texts.text(r)
+            out.append(_shown_line(text, len(data[:p].decode("utf-8")), findings))
+            continue
         a = data.rfind(b"\n", 0, p) + 1
         z = data.find(b"\n", p)
         out.append(data[a : z if z >= 0 else len(data)].decode("utf-8").strip())
@@ -245,7 +257,7 @@ def _run_part(plan: Plan, cols: Columns, lo: int, hi: int, want: Want) -> Part:
         k = z - a
         ha, hz = np.searchsorted(h_rows, [a, z])
         blk = _Block(plan, texts, a, k, h_rows[ha:hz] - a, h_lits[ha:hz], h_starts[ha:hz])
-        E = _eval_rules(plan, cols, blk, lo + a, lo + z)
+        E, regex_start = _eval_rules(plan, cols, blk, lo + a, lo + z)
         # signals: present, and ordered by the first rule that found them
         K = np.full((k, n_sig), _BIG, dtype=np.int32)
         for j, rs in enumerate(plan.sig_rules):
@@ -291,7 +303,6 @@ def _run_part(plan: Plan, cols: Columns, lo: int, hi: int, want: Want) -> Part:
             continue
 
         # matched line: the first positive signal of the route (in order) with a position
-        regex_start = _regex_line_starts(plan, E, D, blk)
         Q = np.full((k, n_tsig), _BIG, dtype=np.int32)
         for j, rs in enumerate(plan.sig_rules):
             for r in rs.tolist():
@@ -319,7 +330,7 @@ def _run_part(plan: Plan, cols: Columns, lo: int, hi: int, want: Want) -> Part:
                 lr, lp = [lr[k] for k in keep], [lp[k] for k in keep]
             for r, at, line in zip(lr, lp, _lines_at(texts, lr, lp), strict=True):
                 if not line:  # a match on a blank line: classify()'s own loop decides
-                    line = _exact_line(plan, E[r - a], S[r - a], plan.route_pos[int(D[r - a])], texts.text(r))
+                    line = _exact_line(plan, E[r - a], S[r - a], plan.route_pos[int(D[r - a])], texts.text(r), texts.findings(r))
                 if line is not None:
                     lines[r] = line
             line_rows.clear()
@@ -332,12 +343,13 @@ def _run_part(plan: Plan, cols: Columns, lo: int, hi: int, want: Want) -> Part:
             r = rr + a
             if r in skip:
                 continue
-            data = texts.data(r)
-            facts = _facts(plan, E[rr], data)
+            text = texts.text(r)
+            findings = texts.findings(r)
+            facts = _facts(plan, E[rr], text, findings)
             if plan.needs_facts[D[rr]]:
                 d = plan.decisions[int(D[rr])]
                 f = dict(facts)
-                f.setdefault("text", texts.text(r).strip())
+                f.setdefault("text", (redact(text, findings=findings) if findings else text).strip())
                 overrides[r] = (render_template(d["title"], f), render_template(d["detail"], f))
             if want.classifications and facts:
                 facts_out[r] = facts
@@ -351,7 +363,7 @@ def _run_part(plan: Plan, cols: Columns, lo: int, hi: int, want: Want) -> Part:
                 r = rr + a
                 if r in skip or not texts.has_text(r):
                     continue
-                found = _locate(plan, texts.data(r))
+                found = _locate(plan, texts.text(r), texts.findings(r))
                 if found is not None:
                     located[r] = found
         texts.forget()
@@ -367,34 +379,18 @@ def _run_part(plan: Plan, cols: Columns, lo: int, hi: int, want: Want) -> Part:
     )
 
 
-def _regex_line_starts(plan: Plan, E: np.ndarray, D: np.ndarray, blk: _Block) -> dict[int, np.ndarray]:
-    """For fired regex rules that can name the matched line: their leftmost match start.
+def _eval_rules(plan: Plan, cols: Columns, blk: _Block, lo: int, hi: int) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+    """The records × extract-rules matrix of rows ``lo..hi``, and regex match starts.
 
-    classify() takes that position from the ASCII-lower-cased text, so it is searched
-    here too (it can differ from where the rule fired, on the original text).
+    The starts (byte offsets; big = none) are kept for the regex rules whose signal can
+    name a route's matched line.
     """
-    out: dict[int, np.ndarray] = {}
-    for r, routes in plan.regex_line_routes.items():
-        rows = np.flatnonzero(E[:, r] & np.isin(D, routes))
-        if not len(rows):
-            continue
-        start = np.full(len(E), _BIG, dtype=np.int32)
-        for u in plan.rule_units[r]:
-            for i in rows[blk.candidates(u)[rows]].tolist():
-                at = blk.unit_start(u, i, True)
-                if 0 <= at < start[i]:
-                    start[i] = at
-        out[r] = start
-    return out
-
-
-def _eval_rules(plan: Plan, cols: Columns, blk: _Block, lo: int, hi: int) -> np.ndarray:
-    """The records × extract-rules matrix of rows ``lo..hi``."""
     k = hi - lo
     G = blk.G
     E = np.ones((k, plan.n_rules), dtype=bool)
     exit_v, exit_k = cols.exit_code[lo:hi], cols.exit_known[lo:hi]
     sig_v, sig_k = cols.signal[lo:hi], cols.signal_known[lo:hi]
+    starts: dict[int, np.ndarray] = {}
     for r, rule in enumerate(plan.table.extract):
         col = E[:, r]
         if rule.exit_code:
@@ -419,46 +415,59 @@ def _eval_rules(plan: Plan, cols: Columns, blk: _Block, lo: int, hi: int) -> np.
             if g >= 0:
                 col &= G[:, g] if want else ~G[:, g]
         if rule.regex is not None:
-            # classify() searches the original text (so a table's (?-i) groups work)
+            # Where the rule can name the matched line, every alternative is searched
+            # (the leftmost match counts); else the first match is enough.
             base = col.copy()
             col[:] = False
+            need_start = r in plan.regex_line_routes
+            start = np.full(k, _BIG, dtype=np.int32) if need_start else None
             for u in plan.rule_units[r]:
-                for i in np.flatnonzero(base & ~col & blk.candidates(u)).tolist():
-                    col[i] = blk.unit_start(u, i, False) >= 0
-    return E
+                cand = base & blk.candidates(u)
+                if not need_start:
+                    cand &= ~col
+                for i in np.flatnonzero(cand).tolist():
+                    at = blk.unit_start(u, i)
+                    if at >= 0:
+                        col[i] = True
+                        if start is not None and at < start[i]:
+                            start[i] = at
+            if start is not None:
+                starts[r] = start
+    return E, starts
 
 
-def _facts(plan: Plan, fired: np.ndarray, data: bytes) -> dict[str, str]:
-    """classify()'s captured facts: the fired capture rules' named groups, first wins."""
+def _facts(plan: Plan, fired: np.ndarray, text: str, findings: list[Any]) -> dict[str, str]:
+    """classify()'s captured facts: the fired capture rules' named groups, first wins,
+    with secrets masked."""
     facts: dict[str, str] = {}
     for r, rx in plan.capture_rules:
         if not fired[r]:
             continue
-        mt = rx.search(data)  # bytes: the same RE2 match, without re-encoding the text
+        mt = rx.search(text)
         if mt is not None:
             for key, v in mt.groupdict().items():
                 if v and key not in facts:
-                    facts[key] = v.decode("utf-8").strip()
+                    g = rx.groupindex[key]
+                    facts[key] = _shown(text, mt.start(g), mt.end(g), findings).strip()
     return facts
 
 
-def _locate(plan: Plan, data: bytes) -> tuple[Any, Any] | None:
+def _locate(plan: Plan, text: str, findings: list[Any]) -> tuple[Any, Any] | None:
     """classify()'s source location: the first [[locate]] regex that matches, its groups."""
     for _loc, rx, _units in plan.locate:
-        mt = rx.search(data)
+        mt = rx.search(text)
         if mt is not None:
             gd = mt.groupdict()
             file = gd.get("file")
+            if file and findings:
+                g = rx.groupindex["file"]
+                file = _shown(text, mt.start(g), mt.end(g), findings)
             line = gd.get("line")
-            line_s = line.decode("utf-8") if line is not None else None
-            return (
-                file.decode("utf-8") if file is not None else None,
-                int(line_s) if line_s and line_s.isdigit() else None,
-            )
+            return file, int(line) if line and line.isdigit() else None
     return None
 
 
-def _exact_line(plan: Plan, fired: np.ndarray, present: np.ndarray, ps: list[int], text: str) -> str | None:
+def _exact_line(plan: Plan, fired: np.ndarray, present: np.ndarray, ps: list[int], text: str, findings: list[Any]) -> str | None:
     """classify()'s matched-line loop for one row, run as it is."""
     hay = _ascii_lower(text)
     rules = plan.table.extract
@@ -469,7 +478,8 @@ def _exact_line(plan: Plan, fired: np.ndarray, present: np.ndarray, ps: list[int
         rule_ids = [rules[r].id for r in plan.sig_rules[j].tolist() if fired[r]]
         if not rule_ids:
             continue
-        line = _matched_line(rule_ids, plan.ct, text, hay)
+        at = _matched_pos(rule_ids, plan.ct, text, hay)
+        line = None if at is None else _shown_line(text, at, findings)
         if line:
             break
     return line

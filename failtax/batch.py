@@ -47,6 +47,7 @@ from failtax._batch_resolve import Part, Want, run, singles
 from failtax.classify import Classification
 from failtax.errors import InputError
 from failtax.evidence import tail_lines
+from failtax.redact import find_secrets, redact
 from failtax.table import RuleTable, load_table
 
 __all__ = [
@@ -292,7 +293,7 @@ def _to_frame(plan: Plan, cols: Columns, parts: list[Part], singles: dict[int, C
         rows = np.fromiter(loc, dtype=np.int64, count=len(loc))
         sl = sl.scatter(rows, pl.Series([loc[i][1] for i in rows.tolist()], dtype=pl.Int64))
     out["source_line"] = sl
-    probs = {i: list(p) for i, p in cols.problems.items()}
+    probs = {i: [redact(w) for w in p] for i, p in cols.problems.items()}
     probs.update({i: list(c.warnings) for i, c in singles.items()})
     wptr, wflat = _sparse_lists(n, probs)
     out["warnings"] = _list_column("warnings", wptr, pa.array(wflat, type=pa.large_string()))
@@ -347,6 +348,8 @@ def _to_classifications(plan: Plan, cols: Columns, parts: list[Part], singles: d
             bucket = d["bucket_obj"]
             title, detail = p.overrides.get(r, (d["title"], d["detail"]))
             combined = cols.matching_text(i)
+            findings = find_secrets(combined)
+            shown = redact(combined, findings=findings) if findings else combined
             sf, sl = p.located.get(r, (None, None))
             out.append(
                 Classification(
@@ -360,9 +363,9 @@ def _to_classifications(plan: Plan, cols: Columns, parts: list[Part], singles: d
                     verdict=bucket.verdict, handling=bucket.handling, retry_limit=bucket.retry_limit,
                     exit_code=int(cols.exit_code[i]) if cols.exit_known[i] else None,
                     signal=int(cols.signal[i]) if cols.signal_known[i] else None,
-                    stderr_tail=tail_lines(combined, 24, 1600), matched_line=bulk.get(r),
+                    stderr_tail=tail_lines(shown, 24, 1600), matched_line=bulk.get(r),
                     source_file=sf, source_line=sl, facts=p.facts.get(r, {}), id=ids[i],
-                    warnings=tuple(cols.problems.get(i, ())),
+                    warnings=tuple(redact(w) for w in cols.problems.get(i, ())),
                 )
             )
     return out
