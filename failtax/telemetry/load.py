@@ -71,11 +71,13 @@ _HASH_PROBE_SQL = "SELECT CAST(hash('failtax duplicate probe') AS VARCHAR)"
 _CHUNK = "(SELECT file, line_no, hash(text) AS h, text FROM _chunk)"
 _INSERT_SQL = build_insert_sql(_CHUNK, dedupe=False)
 _INSERT_DEDUPE_SQL = build_insert_sql(_CHUNK, dedupe=True)
+_INSERT_UNGUARDED = {dedupe: build_insert_sql(_CHUNK, dedupe=dedupe, guarded=False) for dedupe in (False, True)}
 _PROBLEM_SQL = build_problem_sql(_CHUNK)
-# Cheap (hash only): could any line of the block be a duplicate?
+# Cheap (hashes only): could any line of the block be a duplicate? The block's hashes are
+# the join's build side, so the cost does not grow with the size of ``events``.
 _MAYBE_DUPLICATES_SQL = (
-    "SELECT (count(*) - count(DISTINCT h)) + count(*) FILTER (WHERE h IN (SELECT line_hash FROM events)) "
-    "FROM (SELECT hash(text) AS h FROM _chunk)"
+    "SELECT (SELECT count(*) - count(DISTINCT hash(text)) FROM _chunk) "
+    "+ (SELECT count(*) FROM events WHERE line_hash IN (SELECT hash(text) FROM _chunk))"
 )
 
 
@@ -278,6 +280,8 @@ def load(
     """
     started = time.perf_counter()
     files = discover_files(paths_or_globs)
+    if not files:
+        raise TelemetryError("no telemetry given: pass at least one file, glob or directory")
     for f in files:
         if not os.access(f, os.R_OK):
             raise TelemetryError(f"{f}: cannot read the file (permission denied)")
@@ -286,7 +290,8 @@ def load(
     if db is None:
         con = duckdb.connect(":memory:")
         _prepare(con)
-        summary = _ingest(con, files, progress=progress, chunk_bytes=chunk_bytes, started=started, db=None)
+        summary = _ingest(con, files, progress=progress, chunk_bytes=chunk_bytes, started=started, db=None,
+                          autocommit=True)
         return Telemetry(con=con, db=None, summary=summary)
 
     target = Path(db).expanduser().resolve()
@@ -301,7 +306,9 @@ def load(
                 con = duckdb.connect(str(tmp))
                 try:
                     _prepare(con)
-                    summary = _ingest(con, files, progress=progress, chunk_bytes=chunk_bytes, started=started, db=str(target))
+                    # no transaction needed: the file becomes the database only when complete
+                    summary = _ingest(con, files, progress=progress, chunk_bytes=chunk_bytes, started=started,
+                                      db=str(target), autocommit=True)
                     con.execute("CHECKPOINT")
                 finally:
                     con.close()
@@ -476,6 +483,7 @@ def _ingest(
     chunk_bytes: int,
     started: float,
     db: str | None,
+    autocommit: bool = False,
 ) -> LoadSummary:
     before = dict(con.execute("SELECT source, count(*) FROM events GROUP BY source").fetchall())
     known = {
@@ -506,7 +514,7 @@ def _ingest(
             total_bytes += ident.size - (0 if gz else offset)
 
     bar = _progress_bar(total_bytes, enabled=progress)
-    batch = _Batch(con, chunk_bytes=chunk_bytes)
+    batch = _Batch(con, chunk_bytes=chunk_bytes, autocommit=autocommit)
     reports: dict[str, dict[str, Any]] = {}
     try:
         for f, ident, gz, status, offset, lines in plans:
@@ -597,8 +605,9 @@ class _Batch:
     costs a few statements, not a few per file.
     """
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, *, chunk_bytes: int):
+    def __init__(self, con: duckdb.DuckDBPyConnection, *, chunk_bytes: int, autocommit: bool):
         self.con = con
+        self.autocommit = autocommit
         self.chunk_bytes = chunk_bytes
         self.pending: list[tuple[str, Chunk]] = []
         self.pending_bytes = 0
@@ -637,8 +646,17 @@ class _Batch:
                 # One statement parses, checks and inserts the good lines. Only a block with
                 # possible duplicates pays for duplicate removal, and only a block where some
                 # lines did not make it in is parsed again to say why.
-                maybe_dups = _scalar(con, _MAYBE_DUPLICATES_SQL)
-                added = _scalar(con, _INSERT_DEDUPE_SQL if maybe_dups else _INSERT_SQL)
+                maybe_dups = bool(_scalar(con, _MAYBE_DUPLICATES_SQL))
+                added = None
+                if self.autocommit:
+                    # Optimistic: most blocks parse whole. A failed statement changes
+                    # nothing outside a transaction; then the block goes the careful way.
+                    try:
+                        added = _scalar(con, _INSERT_UNGUARDED[maybe_dups])
+                    except duckdb.Error:
+                        added = None
+                if added is None:
+                    added = _scalar(con, _INSERT_DEDUPE_SQL if maybe_dups else _INSERT_SQL)
                 flagged = con.execute(_PROBLEM_SQL).fetchall() if added < n else []
             finally:
                 con.unregister("_chunk")
