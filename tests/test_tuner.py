@@ -275,3 +275,34 @@ def test_fast_evaluation_matches_a_full_replay():
             assert e.n == n
         checked += 1
     assert checked > 20
+
+
+# --------------------------------------------------------------------------- suspect labels
+
+
+def test_slips_are_dropped_but_the_first_weeks_of_a_drift_are_kept():
+    from failtax.taxonomy import load_taxonomy
+    from failtax.tune._frame import prepare, with_signal_sets
+    from failtax.tune._labels import drop_suspect_labels
+
+    rows = []
+    for w in range(6):  # selector-timeout means a stale script; one slip a week
+        rows += [(["selector-timeout"], "regenerate")] * 19 + [(["selector-timeout"], "report-bug")]
+    for w in range(6):  # electron-crash meant infra, and from week 5 a stale script
+        rows += [(["electron-crash"], "report-bug" if w < 4 else "regenerate")] * 20
+    df = frame(rows, weeks=1)
+    # spread the rows of each block of 20 over its own week
+    ts = [START + timedelta(weeks=i // 20 % 6, hours=i % 20) for i in range(len(rows))]
+    df = df.with_columns(ts=pl.Series(ts))
+    tax = load_taxonomy("replay")
+    prepared = with_signal_sets(prepare(df, taxonomy=tax), load_table("replay"), use_text=False)
+    kept, n, method = drop_suspect_labels(prepared, taxonomy="replay")
+    assert "confident learning" in method
+    dropped = set(prepared["event_id"]) - set(kept["event_id"])
+    slips = {f"e{i}" for i, r in enumerate(rows) if r[0] == ["selector-timeout"] and r[1] == "report-bug"}
+    drift = {f"e{i}" for i, r in enumerate(rows) if r[0] == ["electron-crash"] and r[1] == "regenerate"}
+    assert n == len(dropped) and dropped <= slips and len(dropped) >= 4
+    assert not (dropped & drift)
+    t = TableTuner("replay", cv=None).fit(df)
+    assert t.n_suspect_labels_ == n
+    assert [c.signals for c in t.changes_] == [("electron-crash",)]

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -142,6 +143,10 @@ class TableTuner(BaseEstimator):
     use_text : also find signals in each event's ``text`` with the table's text rules
         (what ``failtax classify`` does with the same evidence).
     drop_suspect_labels : drop labels that look like a person's slip before fitting.
+    suspect_method : ``"auto"`` (confident learning from
+        :func:`failtax.analysis.find_suspect_labels`), ``"analysis"`` (the same, required)
+        or ``"week"`` (a label contradicting a strong consensus of its signal set within
+        its week; see :mod:`failtax.tune._labels`).
     cv : folds for the cross-validated agreement estimate (``None`` or < 2: skip).
     recent_weeks : weeks at the end of the data reported as the ``recent`` window.
     tree_depth : depth of the decision tree that proposes signal combinations.
@@ -158,6 +163,7 @@ class TableTuner(BaseEstimator):
         ``predicted_agreement_cv_`` cross-validated (or ``None``).
     n_events_, n_labelled_, n_decided_, n_suspect_labels_, suspect_method_, window_ :
         what was fitted on (``window_`` = first and last event time).
+    timings_ : seconds spent per step (signal sets, suspect labels, design, search, estimates).
 
     Examples
     --------
@@ -180,7 +186,8 @@ class TableTuner(BaseEstimator):
         max_changes: int = 20,
         use_text: bool = True,
         drop_suspect_labels: bool = True,
-        cv: int | None = 5,
+        suspect_method: str = "auto",
+        cv: int | None = 3,
         recent_weeks: int = 4,
         tree_depth: int = 3,
         random_state: int | None = 0,
@@ -193,6 +200,7 @@ class TableTuner(BaseEstimator):
         self.max_changes = max_changes
         self.use_text = use_text
         self.drop_suspect_labels = drop_suspect_labels
+        self.suspect_method = suspect_method
         self.cv = cv
         self.recent_weeks = recent_weeks
         self.tree_depth = tree_depth
@@ -215,13 +223,21 @@ class TableTuner(BaseEstimator):
             min_gain=self.min_gain, random_state=self.random_state, tree_depth=self.tree_depth,
         )
 
-    def _design(self, decisions: Any, tax: Taxonomy, table: RuleTable, *, drop: bool) -> tuple[pl.DataFrame, Design, int, str]:
+    def _design(self, decisions: Any, tax: Taxonomy, table: RuleTable, *, drop: bool,
+                timings: dict[str, float]) -> tuple[pl.DataFrame, Design, int, str]:
+        t0 = time.perf_counter()
         frame = prepare(decisions, taxonomy=tax)
         frame = with_signal_sets(frame, table, use_text=self.use_text)
+        t1 = time.perf_counter()
         n_suspect, method = 0, ""
         if drop:
-            frame, n_suspect, method = drop_suspect_labels(frame, taxonomy=tax.name)
-        return frame, build_design(frame, taxonomy=tax), n_suspect, method
+            frame, n_suspect, method = drop_suspect_labels(frame, taxonomy=tax.name, table=table,
+                                                           random_state=self.random_state,
+                                                           method=self.suspect_method)
+        t2 = time.perf_counter()
+        design = build_design(frame, taxonomy=tax)
+        timings.update(signal_sets=t1 - t0, suspect_labels=t2 - t1, design=time.perf_counter() - t2)
+        return frame, design, n_suspect, method
 
     # ------------------------------------------------------------------ fit
     def fit(self, decisions: Any, y: Any = None) -> TableTuner:
@@ -232,9 +248,14 @@ class TableTuner(BaseEstimator):
         """
         self._check_params()
         tax, base = _resolve(self.taxonomy, self.base_table)
-        frame, design, n_suspect, method = self._design(decisions, tax, base, drop=self.drop_suspect_labels)
+        timings: dict[str, float] = {}
+        frame, design, n_suspect, method = self._design(decisions, tax, base, drop=self.drop_suspect_labels,
+                                                        timings=timings)
+        t0 = time.perf_counter()
         searcher = self._searcher(design, base.fallback)
         routes, accepted, watch = searcher.run(base.route, max_changes=int(self.max_changes), valid=_lint_ok(base))
+        t1 = time.perf_counter()
+        timings["search"] = t1 - t0
         self.base_table_ = base
         self.taxonomy_ = tax
         self.changes_ = tuple(accepted)
@@ -255,6 +276,8 @@ class TableTuner(BaseEstimator):
         start = max(0, W - int(self.recent_weeks)) if self.recent_weeks else 0
         self.predicted_agreement_recent_ = _estimate(design, old_b, new_b, "recent", slice(start, None))
         self.predicted_agreement_cv_ = self._cross_validate(design, base) if self.cv and self.cv >= 2 else None
+        timings["estimates"] = time.perf_counter() - t1
+        self.timings_ = timings
 
         version = bump_minor(base.version) if accepted else base.version
         self.table_ = base.replace(route=routes, version=version, provenance=self._provenance(base), path=None)
