@@ -226,6 +226,8 @@ def _analysis_options(fn: Any) -> Any:
         click.option("--telemetry", metavar="GLOB", multiple=True,
                      help="Telemetry files, globs or folders to load (in memory); repeatable."),
         click.option("--db", "db", type=click.Path(dir_okay=False), help="A database built by `failtax load --db FILE`."),
+        click.option("--parquet", metavar="DIR", type=click.Path(file_okay=False), expose_value=False,
+                     callback=_remember_parquet, help="Parquet written by `failtax load PATHS --parquet DIR`."),
         click.option("--taxonomy", "-t", "taxonomies", multiple=True, type=click.Choice(_ANALYSIS_TAXONOMIES),
                      help="Only this taxonomy (repeatable); default: every one present."),
         click.option("--since", metavar="DATE", help="Ignore decisions classified before this ISO date."),
@@ -238,12 +240,20 @@ def _analysis_options(fn: Any) -> Any:
     return fn
 
 
+def _remember_parquet(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """``--parquet DIR`` of the analysis commands, kept for :func:`_load_decisions`."""
+    if value is not None:
+        ctx.meta["failtax.parquet"] = value
+
+
 def _load_decisions(telemetry: tuple[str, ...], db: str | None, since: str | None) -> Any:
-    """The decisions as polars, from telemetry files or a database (validated once)."""
+    """The decisions as polars, from telemetry files, a database or Parquet (validated once)."""
     import datetime as dt
 
-    if bool(telemetry) == bool(db):
-        raise click.UsageError("give --telemetry GLOB (files to load) or --db FILE (a loaded database), one of them")
+    parquet = click.get_current_context().meta.get("failtax.parquet")
+    if sum(1 for x in (telemetry, db, parquet) if x) != 1:
+        raise click.UsageError("give --telemetry GLOB (files to load), --db FILE (a loaded database) or "
+                               "--parquet DIR (written by `failtax load --parquet`), one of them")
     if since is not None:
         try:
             dt.date.fromisoformat(since)
@@ -251,8 +261,9 @@ def _load_decisions(telemetry: tuple[str, ...], db: str | None, since: str | Non
             raise click.BadParameter(f"not an ISO date (YYYY-MM-DD): {since!r}", param_hint="--since") from None
     from failtax.analysis.frames import as_decisions
     from failtax.telemetry import connect, load
+    from failtax.telemetry.parquet import open_parquet
 
-    tel = load(list(telemetry)) if telemetry else connect(db)
+    tel = open_parquet(parquet) if parquet else load(list(telemetry)) if telemetry else connect(db)
     try:
         return as_decisions(tel.decisions)
     finally:
@@ -727,6 +738,9 @@ def report_cmd(telemetry: tuple[str, ...], db: str | None, taxonomy: str | None,
 @click.option("--db", type=click.Path(dir_okay=False), metavar="FILE",
               help="Database file to create or extend (incremental: a second run adds only new lines). "
                    "Without it the files are loaded in memory and only the summary is kept.")
+@click.option("--parquet", type=click.Path(file_okay=False), metavar="DIR",
+              help="Also write events and decisions as Parquet partitioned by day: DIR/<table>/date=YYYY-MM-DD/ "
+                   "(each table replaced atomically; read it with --parquet DIR or on Spark).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option("--show-quarantine", type=click.IntRange(min=0), default=0, metavar="N",
               help="Also print the first N quarantined lines of this load (file:line reason detail).")
@@ -735,7 +749,8 @@ def report_cmd(telemetry: tuple[str, ...], db: str | None, taxonomy: str | None,
               help="How long to wait for another load of the same database to finish.")
 @click.option("--no-progress", is_flag=True, help="No progress bar (it is shown only on a terminal anyway).")
 def load_cmd(paths: tuple[str, ...], db: str | None, as_json: bool, show_quarantine: int,
-             fail_on_quarantine: bool, lock_timeout: float, no_progress: bool) -> None:
+             fail_on_quarantine: bool, lock_timeout: float, no_progress: bool,
+             parquet: str | None = None) -> None:
     """Load failure telemetry (JSON Lines) into DuckDB, keeping every good line.
 
     \b
@@ -769,6 +784,7 @@ def load_cmd(paths: tuple[str, ...], db: str | None, as_json: bool, show_quarant
     Examples:
       failtax load data/                                   # check files, print a summary
       failtax load 'logs/**/*.jsonl' --db telemetry.duckdb # build or extend a database
+      failtax load 'logs/**/*.jsonl' --db telemetry.duckdb --parquet lake/  # and Parquet for Spark
       duckdb telemetry.duckdb "SELECT reason, count(*) FROM quarantine GROUP BY 1"
 
     Exit codes: 0 loaded; 1 lines were quarantined and --fail-on-quarantine was
@@ -781,10 +797,17 @@ def load_cmd(paths: tuple[str, ...], db: str | None, as_json: bool, show_quarant
     try:
         summary = tel.summary
         assert summary is not None
+        written = ()
+        if parquet:
+            from failtax.telemetry.parquet import write_parquet
+
+            written = write_parquet(tel, parquet)
         if as_json:
-            click.echo(_dumps(summary.to_dict()))
+            click.echo(_dumps({**summary.to_dict(), **({"parquet": [w.to_dict() for w in written]} if parquet else {})}))
         else:
             click.echo(str(summary))
+            for w in written:
+                click.echo(f"parquet: {w}")
         if show_quarantine:
             files = [f.path for f in summary.files if f.status != "unchanged"]
             if files:
