@@ -112,7 +112,8 @@ def test_key_numbers_on_the_page_equal_summary_json(default_run) -> None:
     assert _key_text(html, "agreement") == _rate(s["agreement"])
     assert _key_text(html, "recognition") == _rate(s["recognition"])
     assert _key_text(html, "opt_out") == _rate(s["opt_out"])
-    assert _key_text(html, "events") == f"{s['events']['events']:,}"
+    assert _key_text(html, "events") == f"{s['events']['classified']:,}"
+    assert s["events"]["classified"] == sum(s["events"]["by_taxonomy"].values())
     assert _key_text(html, "quarantined") == f"{s['quarantine']['lines']:,}"
     assert _key_text(html, "changes") == f"{s['changes']:,}"
     assert _key_text(html, "preexec.override") == _rate(s["preexec"]["override"])

@@ -89,6 +89,14 @@ def _render_one(i: int) -> str:
     return figure_uri(_TO_RENDER[i])
 
 
+def _quiet_child() -> None:
+    # The child inherited the parent's objects (polars frames among them); it must not
+    # collect and finalise them, only draw the figures it was given.
+    import gc
+
+    gc.disable()
+
+
 def render_uris(figs: Sequence[Figure], *, n_jobs: int | None = None) -> list[str]:
     """Render several figures to data URIs, in forked worker processes when that helps.
 
@@ -113,7 +121,7 @@ def render_uris(figs: Sequence[Figure], *, n_jobs: int | None = None) -> list[st
     _TO_RENDER = figs
     try:
         # Only matplotlib runs in the children (the figures were built before the fork).
-        with mp.get_context("fork").Pool(jobs) as pool:
+        with mp.get_context("fork").Pool(jobs, initializer=_quiet_child) as pool:
             return pool.map(_render_one, range(len(figs)), chunksize=1)
     finally:
         _TO_RENDER = []

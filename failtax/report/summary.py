@@ -340,8 +340,9 @@ def key_numbers(summary: Mapping[str, Any]) -> list[KeyNumber]:
                                 "bad" if "recognition" in failed else None))
     ev = summary.get("events", {})
     if ev:
-        out.append(KeyNumber.of("events", "classified events", format_count(ev.get("events")),
-                                f"{format_count(ev.get('decided'))} decided, {format_count(ev.get('labelled'))} labelled"))
+        out.append(KeyNumber.of("events", "classified events", format_count(ev.get("classified", ev.get("events"))),
+                                f"{format_count(ev.get('decided'))} decided, {format_count(ev.get('labelled'))} labelled"
+                                + (" (pre-execution apart)" if summary.get("preexec") else "")))
     q = summary.get("quarantine")
     if q is not None:
         out.append(KeyNumber.of("quarantined", "quarantined lines", format_count(q.get("lines", 0)),
@@ -621,7 +622,9 @@ def build_summary(
     Returns
     -------
     dict
-        ``generated_at``, ``failtax_version``, ``inputs``, ``window``, ``events``,
+        ``generated_at``, ``failtax_version``, ``inputs``, ``window``, ``events``
+        (``classified``: every event in the window; ``events``, ``decided``, ``rated``,
+        ``labelled``, ``opt_out``: the replay/regen events agreement is measured on),
         ``quarantine``, ``agreement``, ``opt_out``, ``recognition``, ``changes``,
         ``watch``, ``preexec`` (override rates, or None), ``taxonomies`` (per taxonomy: ``agreement``, ``kappa``,
         ``macro_f1``, ``accuracy``, ``n_labelled``, ``recognition``,
@@ -685,7 +688,9 @@ def build_summary(
         "inputs": dict(inputs or {}),
         "window": {"from": ts.min().date().isoformat() if ts.len() else None,
                    "to": ts.max().date().isoformat() if ts.len() else None, "weeks": int(weeks)},
-        "events": {**agr["events"], "by_taxonomy": {k: v["events"] for k, v in taxes.items()}},
+        "events": {**agr["events"], "classified": int(decisions.height),
+                   "by_taxonomy": {**{k: v["events"] for k, v in taxes.items()},
+                                   **({"preexec": int(preexec.n_events)} if preexec is not None and preexec.n_events else {})}},
         "quarantine": {"lines": sum(q.values()), "by_reason": q, "lines_total": lines_read},
         "agreement": agreement_rec,
         "opt_out": agr["opt_out"],
