@@ -27,7 +27,7 @@ from failtax._scan import (
 )
 from failtax.table import RuleTable, compile_regex
 
-__all__ = ["Plan", "plan_for"]
+__all__ = ["Plan", "plan_for", "register_plan"]
 
 
 class Plan:
@@ -179,3 +179,8 @@ def plan_for(table: RuleTable, engine: str | None) -> Plan:
     if engine not in by_engine:
         by_engine[engine] = Plan(table, engine)
     return by_engine[engine]
+
+
+def register_plan(table: RuleTable, engine: str | None, plan: Plan) -> None:
+    """Use ``plan`` (built for an equal table elsewhere, e.g. unpickled) for ``table``."""
+    _PLANS.setdefault(table.compiled(), {})[engine] = plan

@@ -106,21 +106,16 @@ def _strip_flags(pattern: str) -> tuple[str, bool]:
     return "".join(out), dotall
 
 
-@functools.lru_cache(maxsize=1024)
 def caseless_safe(ch: str) -> bool:
-    """True when RE2's case-insensitive matching folds ``ch`` onto no other character."""
+    """True when RE2's case-insensitive matching folds ``ch`` onto no other character.
+
+    A character Unicode gives no other case (lower, upper, title and case-folded forms
+    all itself) folds onto nothing; tests/test_batch_differential.py checks this against
+    RE2 over every code point.
+    """
     if ch.isascii():
         return not ch.isalpha()
-    import re2
-
-    opts = re2.Options()
-    opts.case_sensitive = False
-    return len(re2.compile(re2.escape(ch), opts).findall(_all_chars())) == 1
-
-
-@functools.cache
-def _all_chars() -> str:
-    return "".join(map(chr, (*range(0xD800), *range(0xE000, 0x110000))))
+    return ch.lower() == ch and ch.upper() == ch and ch.casefold() == ch and ch.title() == ch
 
 
 def required_literals(pattern: str) -> tuple[str, ...] | None:
@@ -650,6 +645,23 @@ class HyperscanEngine:
                 raise
             self._db = db
             break
+
+    def __getstate__(self) -> dict[str, Any]:
+        import hyperscan
+
+        state = dict(self.__dict__)
+        state["_db"] = hyperscan.dumpb(self._db) if self._db is not None else None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        import hyperscan
+
+        raw = state.pop("_db")
+        self.__dict__.update(state)
+        self._db = None
+        if raw is not None:  # a compiled database travels as bytes: no compiling again
+            self._db = hyperscan.loadb(raw, hyperscan.HS_MODE_BLOCK)
+            self._db.scratch = hyperscan.Scratch(self._db)
 
     def scan(self, segment: Segment) -> Hits:
         if self._db is None or not len(segment):

@@ -42,7 +42,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from failtax._batch_input import Columns, frame_columns, prepare, raw_from_records
-from failtax._batch_plan import Plan, plan_for
+from failtax._batch_plan import Plan, plan_for, register_plan
 from failtax._batch_resolve import Part, Want, run, singles
 from failtax.classify import Classification
 from failtax.errors import InputError
@@ -483,10 +483,12 @@ def _open_binary(path: str) -> BinaryIO:
 _WORKER_TABLE: RuleTable | None = None
 
 
-def _worker_init(table: RuleTable, engine: str | None) -> None:
+def _worker_init(table: RuleTable, engine: str | None, plan: Plan | None) -> None:
     global _WORKER_TABLE, _WORKER_ENGINE
     _WORKER_TABLE = table
     _WORKER_ENGINE = engine
+    if plan is not None:  # compiled in the parent: a spawned worker need not compile again
+        register_plan(table, engine, plan)
     plan_for(table, engine)
 
 
@@ -555,8 +557,14 @@ def classify_jsonl(paths: Sequence[str], *, table: RuleTable, out: Any, n_jobs: 
     import itertools
     import multiprocessing as mp
 
-    ctx = mp.get_context("spawn")
-    with ctx.Pool(jobs, initializer=_worker_init, initargs=(table, engine)) as pool:
+    # Forked workers start with the table compiled here; a process that already runs
+    # polars' threads must not fork, so its workers are spawned and compile their own.
+    plan = plan_for(table, engine)
+    if sys.platform.startswith("linux") and "polars" not in sys.modules:
+        ctx, shipped = mp.get_context("fork"), None
+    else:
+        ctx, shipped = mp.get_context("spawn"), plan
+    with ctx.Pool(jobs, initializer=_worker_init, initargs=(table, engine, shipped)) as pool:
         pending: deque[Any] = deque()
         for chunk in itertools.chain(head, chunks):
             pending.append(pool.apply_async(_worker_chunk, (chunk,)))

@@ -226,14 +226,14 @@ def _assert_same(records: list[Any], taxonomy: str, engine: str, **kw: Any) -> N
 def test_every_real_message_classifies_the_same(taxonomy: str, engine: str) -> None:
     records = _fixture_records(taxonomy)
     # also every real message of every taxonomy, as plain text, through this table
-    records += [{"text": t, "exit_code": 1} for t in _all_fixture_texts()[::3]]
+    records += [{"text": t, "exit_code": 1} for t in _all_fixture_texts()[::5]]
     _assert_same(records, taxonomy, engine)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("taxonomy", TAXONOMIES)
 def test_generated_evidence_classifies_the_same(taxonomy: str, engine: str) -> None:
-    records = generate(taxonomy, 400, seed=TAXONOMIES.index(taxonomy))
+    records = generate(taxonomy, 250, seed=TAXONOMIES.index(taxonomy))
     records += [7, None, "text", ["list"]]  # not mappings: answered like classify answers them
     _assert_same(records, taxonomy, engine)
 
@@ -242,7 +242,7 @@ def test_generated_evidence_classifies_the_same(taxonomy: str, engine: str) -> N
 def test_a_frame_classifies_like_its_rows(taxonomy: str) -> None:
     """A polars frame with typed columns; JSON text in result_frame and fields."""
     rng = random.Random(99)
-    recs = [r for r in generate(taxonomy, 300, seed=7) if True]
+    recs = generate(taxonomy, 200, seed=7)
     rows = []
     for r in recs:
         text = r.get("text", r.get("stderr", r.get("stderrTail")))
@@ -282,7 +282,7 @@ def test_a_frame_classifies_like_its_rows(taxonomy: str) -> None:
 @pytest.mark.parametrize("taxonomy", TAXONOMIES)
 def test_a_pandas_frame_of_odd_python_values_classifies_like_its_rows(taxonomy: str) -> None:
     pd = pytest.importorskip("pandas")
-    recs = generate(taxonomy, 150, seed=11)
+    recs = generate(taxonomy, 100, seed=11)
     cols = ("id", "text", "exit_code", "signal", "result_frame", "fields", "signals")
     frame = pd.DataFrame({c: pd.Series([r.get(c) for r in recs], dtype=object) for c in cols})
     out = classify_batch(frame, taxonomy=taxonomy, n_jobs=1)
@@ -329,7 +329,7 @@ def _records(draw: Any, taxonomy: str) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("taxonomy", TAXONOMIES)
 def test_hypothesis_records_classify_the_same(taxonomy: str, engine: str) -> None:
-    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+    @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
     @given(_records(taxonomy))
     def check(records: list[dict[str, Any]]) -> None:
         _assert_same(records, taxonomy, engine)
@@ -342,3 +342,30 @@ def test_the_differential_covers_both_engines_and_every_taxonomy() -> None:
 
     assert set(ENGINES) <= set(available_engines())
     assert {"agent-run", "replay", "regen", "preexec"} <= set(TAXONOMIES)
+
+
+def test_characters_taken_as_caseless_have_no_other_case_in_re2() -> None:
+    """Literal prefilters may use a non-ASCII character only if RE2 folds it onto nothing.
+
+    Every such character (per :func:`failtax._scan.caseless_safe`) in one class, matched
+    case-insensitively by RE2 against every other character: no match may be found.
+    """
+    import re2
+
+    from failtax._scan import FOLD_RISK, caseless_safe
+
+    safe, other = [], []
+    for cp in (*range(0x80, 0xD800), *range(0xE000, 0x110000)):
+        (safe if caseless_safe(chr(cp)) else other).append(cp)
+    ranges, a = [], safe[0]
+    for prev, cur in zip(safe, [*safe[1:], None], strict=True):
+        if cur != prev + 1:
+            ranges.append(f"\\x{{{a:x}}}-\\x{{{prev:x}}}")
+            a = cur
+    opts = re2.Options()
+    opts.case_sensitive = False
+    opts.max_mem = 1 << 28
+    rx = re2.compile("[" + "".join(ranges) + "]", opts)
+    rest = "".join(map(chr, other)) + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    assert rx.search(rest) is None
+    assert not any(caseless_safe(c) for c in FOLD_RISK)

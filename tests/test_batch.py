@@ -1,0 +1,331 @@
+"""Batch classification: input types, missing and null columns, order, processes, the CLI.
+
+What ``classify_batch`` answers per row is pinned to ``failtax.classify`` by
+``test_batch_differential.py``; here: every input shape gives the same frame, the
+signal and rule matrices agree with classify, many processes answer like one, and
+``failtax classify`` streams JSON Lines in chunks across processes, in order, with an
+error line naming file:line for every bad line.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pytest
+
+import failtax
+from failtax.batch import (
+    classify_batch,
+    classify_jsonl,
+    classify_records,
+    extract_rule_matrix,
+    extract_signal_matrix,
+    parse_jsonl_line,
+)
+from failtax.classify import extract_signals
+from failtax.cli import parse_evidence_line
+from failtax.errors import InputError
+from failtax.table import load_table
+
+TEXTS = [
+    "API Error: 429 Too Many Requests",
+    "\x1b[31mError:\x1b[0m overloaded_error: Overloaded\r\n",
+    "Killed",
+    "Invalid API key · Please run /login",
+    "prompt is too long: 213642 tokens > 200000 maximum",
+    "agent uid-7 was deleted, so this pane cannot start",
+    "no credentials for gemini: gone. Bind an account for this provider in Connectors → Accounts.",
+    "2026-04-29 all good",
+    "",
+    "Error: connect ECONNREFUSED 127.0.0.1:443\n    at TCPConnectWrap.afterConnect",
+]
+
+
+def _records(n: int, seed: int = 0) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        rec: dict[str, Any] = {"id": i, "text": rng.choice(TEXTS) * rng.randint(1, 3)}
+        if rng.random() < 0.8:
+            rec["exit_code"] = rng.choice([0, 1, 2, 137, 127])
+        if rng.random() < 0.1:
+            rec["signal"] = 9
+        if rng.random() < 0.2:
+            rec["result_frame"] = {"type": "result", "subtype": rng.choice(["error_max_turns", "success"]),
+                                   "is_error": True, "result": rng.choice(TEXTS)}
+        if rng.random() < 0.1:
+            rec["signals"] = rng.choice([["rate-limited"], ["custom-thing", "overloaded"]])
+        out.append(rec)
+    return out
+
+
+def _frame(records: list[dict[str, Any]]) -> pl.DataFrame:
+    return pl.DataFrame(records, infer_schema_length=None)
+
+
+def _comparable(df: pl.DataFrame) -> pl.DataFrame:
+    return df.drop("id") if "id" in df.columns else df
+
+
+# --------------------------------------------------------------------------- input shapes
+
+
+def test_polars_pandas_and_arrow_inputs_give_the_same_frame() -> None:
+    recs = _records(300)
+    df = _frame(recs)
+    want = classify_batch(df, taxonomy="agent-run", n_jobs=1)
+    table = df.to_arrow()
+    for data in (df.to_pandas(), table, table.to_batches()[0] if len(table.to_batches()) == 1 else table):
+        got = classify_batch(data, taxonomy="agent-run", n_jobs=1)
+        assert _comparable(got).equals(_comparable(want))
+    assert want["id"].to_list() == list(range(300))
+    assert want.columns[:5] == ["id", "taxonomy", "bucket", "signals", "rule"]
+
+
+def test_a_record_batch_is_accepted() -> None:
+    batch = pa.RecordBatch.from_pydict({"text": ["HTTP 429", "Killed"], "exit_code": [1, 137]})
+    out = classify_batch(batch, taxonomy="agent-run")
+    assert out["bucket"].to_list() == ["rate_limited", "killed"]
+
+
+def test_rows_keep_their_order_and_each_is_what_classify_says() -> None:
+    recs = _records(500, seed=3)
+    random.Random(1).shuffle(recs)
+    df = _frame(recs)
+    out = classify_batch(df, taxonomy="agent-run", n_jobs=1)
+    assert out["id"].to_list() == [r["id"] for r in recs]
+    for i, row in enumerate(df.iter_rows(named=True)):
+        c = failtax.classify(row, taxonomy="agent-run")
+        assert (out["bucket"][i], out["rule"][i], out["signals"][i].to_list()) == (c.bucket, c.rule, list(c.signals))
+
+
+def test_missing_columns_mean_not_given() -> None:
+    only_text = classify_batch(pl.DataFrame({"text": ["HTTP 429 Too Many Requests", "nothing"]}), taxonomy="agent-run")
+    assert only_text["bucket"].to_list() == ["rate_limited", "unknown_non_zero"]
+    assert "id" not in only_text.columns
+    only_exit = classify_batch(pl.DataFrame({"exit_code": [0, 137, None]}), taxonomy="agent-run")
+    assert only_exit["bucket"].to_list() == ["no_output", "killed", "unknown_non_zero"]
+    assert only_exit["exit_code"].to_list() == [0, 137, None]
+    no_columns = classify_batch(pl.DataFrame({"other": [1, 2]}), taxonomy="agent-run")
+    assert no_columns["rule"].to_list() == ["fallback", "fallback"]
+
+
+def test_nulls_and_all_null_columns() -> None:
+    df = pl.DataFrame(
+        {"text": [None, "Killed", None], "exit_code": [None, None, 0], "signal": [None, None, None],
+         "result_frame": [None, None, None], "signals": [None, None, None], "fields": [None, None, None]}
+    )
+    out = classify_batch(df, taxonomy="agent-run")
+    want = [failtax.classify(r, taxonomy="agent-run") for r in df.iter_rows(named=True)]
+    assert out["bucket"].to_list() == [c.bucket for c in want] == ["unknown_non_zero", "killed", "no_output"]
+    assert out["warnings"].to_list() == [[], [], []]
+
+
+def test_an_empty_frame_gives_an_empty_result() -> None:
+    out = classify_batch(pl.DataFrame({"text": pl.Series([], dtype=pl.String)}), taxonomy="agent-run")
+    assert out.height == 0
+    assert "bucket" in out.columns
+
+
+def test_json_text_frames_and_fields_read_like_objects() -> None:
+    frame = {"type": "result", "subtype": "error_max_turns", "is_error": True}
+    as_json = pl.DataFrame({"text": ["x", "y"], "result_frame": [json.dumps(frame), None],
+                            "fields": [json.dumps({"lastPassedAgeDays": 41, "hasReplayableScript": True}), "{not json"]})
+    as_dicts = pl.DataFrame({"text": ["x", "y"], "result_frame": [frame, None]})
+    a = classify_batch(as_json, taxonomy="agent-run")
+    b = classify_batch(as_dicts, taxonomy="agent-run")
+    assert a["bucket"].to_list() == b["bucket"].to_list() == ["max_turns", "unknown_non_zero"]
+    pre = classify_batch(as_json, taxonomy="preexec")
+    want = failtax.classify({"text": "x", "fields": {"lastPassedAgeDays": 41, "hasReplayableScript": True}}, taxonomy="preexec")
+    assert pre["bucket"][0] == want.bucket
+    # a fields string that is not a JSON object is noted, as classify notes it
+    assert pre["warnings"][1].to_list() == ["fields: expected an object"]
+
+
+def test_stderr_and_camel_case_aliases() -> None:
+    df = pl.DataFrame({"stderr": ["HTTP 429", None], "stderrTail": ["Killed", "Killed"], "exitCode": [1, 137]})
+    out = classify_batch(df, taxonomy="agent-run")
+    want = [failtax.classify(r, taxonomy="agent-run") for r in df.iter_rows(named=True)]
+    assert out["bucket"].to_list() == [c.bucket for c in want] == ["rate_limited", "killed"]
+
+
+def test_odd_values_are_noted_not_raised() -> None:
+    frame = pd.DataFrame({"text": pd.Series(["HTTP 429", 17, ["Killed", "now"]], dtype=object),
+                          "exit_code": pd.Series(["1", True, 2**40], dtype=object),
+                          "signal": pd.Series(["SIGKILL", None, "nope"], dtype=object)})
+    out = classify_batch(frame, taxonomy="agent-run")
+    rows = [{k: frame[k][i] for k in frame.columns} for i in range(3)]
+    want = [failtax.classify(r, taxonomy="agent-run") for r in rows]
+    assert out["bucket"].to_list() == [c.bucket for c in want]
+    assert out["warnings"].to_list() == [list(c.warnings) for c in want]
+    assert out["warnings"][1].to_list() == ["text: expected a string, got int", "exit_code: expected an integer, got a boolean"]
+
+
+def test_bad_arguments_are_refused_clearly() -> None:
+    with pytest.raises(InputError, match="polars or pandas"):
+        classify_batch([{"text": "x"}], taxonomy="agent-run")
+    with pytest.raises(InputError, match="taxonomy 'agent-run', not 'replay'"):
+        classify_batch(pl.DataFrame({"text": ["x"]}), taxonomy="replay", table=load_table("agent-run"))
+    with pytest.raises(ValueError, match="unknown engine"):
+        classify_batch(pl.DataFrame({"text": ["x"]}), taxonomy="regen", engine="grep")
+
+
+# --------------------------------------------------------------------------- processes
+
+
+def test_many_processes_answer_like_one() -> None:
+    df = _frame(_records(4000, seed=5))
+    one = classify_batch(df, taxonomy="agent-run", n_jobs=1)
+    two = classify_batch(df, taxonomy="agent-run", n_jobs=2)
+    three = classify_batch(df, taxonomy="agent-run", n_jobs=3)
+    assert one.equals(two) and one.equals(three)
+    recs = _records(600, seed=6)
+    assert classify_records(recs, taxonomy="agent-run", n_jobs=2) == classify_records(recs, taxonomy="agent-run", n_jobs=1)
+
+
+# --------------------------------------------------------------------------- matrices
+
+
+def test_signal_matrix_is_what_classify_lists() -> None:
+    recs = _records(200, seed=8)
+    df = _frame(recs)
+    mat, names = extract_signal_matrix(df, taxonomy="agent-run")
+    assert mat.dtype == np.bool_ and mat.shape == (200, len(names))
+    assert names[: len(load_table("agent-run").signals)] == load_table("agent-run").signals
+    assert "custom-thing" in names  # a signal only the tool named
+    for i, row in enumerate(df.iter_rows(named=True)):
+        got = {names[j] for j in np.flatnonzero(mat[i])}
+        assert got == set(failtax.classify(row, taxonomy="agent-run").signals)
+
+
+def test_rule_matrix_is_what_fired() -> None:
+    df = _frame(_records(200, seed=9))
+    table = load_table("agent-run")
+    mat, ids = extract_rule_matrix(df, table=table)
+    assert ids == tuple(r.id for r in table.extract)
+    for i, row in enumerate(df.iter_rows(named=True)):
+        _sig, fired = extract_signals(row, table)
+        assert [ids[j] for j in np.flatnonzero(mat[i])] == list(fired)
+
+
+# --------------------------------------------------------------------------- JSON Lines
+
+
+BAD_LINES = [
+    b"not json at all",
+    b"",
+    b"   ",
+    b"[1, 2, 3]",
+    b'"a string"',
+    b'{"text": "caf\xe9"}',  # Latin-1, not UTF-8
+    b'{"text": "unterminated',
+]
+
+
+def _jsonl(records: list[dict[str, Any]], bad_every: int = 7) -> tuple[bytes, list[int]]:
+    lines, bad = [], []
+    rng = random.Random(4)
+    for i, rec in enumerate(records):
+        if i % bad_every == 3:
+            lines.append(rng.choice(BAD_LINES))
+            bad.append(i + 1)
+        else:
+            lines.append(json.dumps(rec, ensure_ascii=rng.random() < 0.5).encode())
+    data = b"\n".join(lines)
+    data = data.replace(b"\n", b"\r\n", 5)  # some Windows line ends
+    return data, bad  # no final newline
+
+
+def _expected(data: bytes, where: str) -> list[dict[str, Any]]:
+    out = []
+    for n, raw in enumerate(data.split(b"\n"), 1):
+        rec, err = parse_evidence_line(raw, f"{where}:{n}")
+        out.append(err if err is not None else json.loads(json.dumps(failtax.classify(rec, taxonomy="agent-run").to_dict(), default=str)))
+    return out
+
+
+def test_jsonl_in_chunks_answers_every_line_like_classify(tmp_path: Path) -> None:
+    recs = _records(250, seed=10)
+    data, bad = _jsonl(recs)
+    path = tmp_path / "events.jsonl"
+    path.write_bytes(data)
+    out = tmp_path / "out.jsonl"
+    with out.open("wb") as fh:
+        errors = classify_jsonl([str(path)], table=load_table("agent-run"), out=fh, n_jobs=1, chunk_bytes=3000)
+    got = [json.loads(line) for line in out.read_bytes().splitlines()]
+    assert len(got) == data.count(b"\n") + 1
+    assert errors == len(bad)
+    assert got == _expected(data, str(path))
+    assert [i for i, g in enumerate(got, 1) if "error" in g] == bad
+    assert got[bad[0] - 1]["error"].startswith(f"{path}:{bad[0]}: ")
+
+
+def test_jsonl_across_processes_writes_the_same_bytes(tmp_path: Path) -> None:
+    data, _bad = _jsonl(_records(600, seed=11))
+    path = tmp_path / "events.jsonl.gz"
+    path.write_bytes(gzip.compress(data))
+    table = load_table("agent-run")
+    outs = []
+    for jobs in (1, 2):
+        out = tmp_path / f"out{jobs}.jsonl"
+        with out.open("wb") as fh:
+            classify_jsonl([str(path), str(path)], table=table, out=fh, n_jobs=jobs, chunk_bytes=8000)
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+    lines = outs[0].splitlines()
+    assert len(lines) == 2 * (data.count(b"\n") + 1)
+    # line numbers restart with the second file
+    first_bad = next(i for i, ln in enumerate(lines) if b'"error"' in ln)
+    second = json.loads(lines[first_bad + len(lines) // 2])
+    assert second["error"].startswith(f"{path}:{first_bad + 1}: ")
+
+
+def test_parse_jsonl_line_agrees_with_the_cli_parser() -> None:
+    for raw in [*BAD_LINES, b'{"text": "x"}\r\n', b'{"a": 1}\n', b"\xff\xfe", b"{} ", b"null"]:
+        assert parse_jsonl_line(raw, "f:1") == parse_evidence_line(raw, "f:1")
+
+
+def test_failtax_classify_streams_a_large_file_across_processes(tmp_path: Path, failtax_cmd: list[str]) -> None:
+    """A file of several 8 MB chunks, through the real command (worker processes)."""
+    rng = random.Random(12)
+    pad = "    at Object.<anonymous> (/home/u/proj/node_modules/x/cli.js:12:34)\n" * 20
+    recs = [{"id": i, "text": pad + rng.choice(TEXTS), "exit_code": rng.choice([1, 0, 137])} for i in range(12_000)]
+    lines = [json.dumps(r).encode() for r in recs]
+    lines[5] = b"{broken"
+    lines[9_000] = b""
+    path = tmp_path / "big.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    assert path.stat().st_size > 2 * 8 * 1024 * 1024
+    proc = subprocess.run([*failtax_cmd, "classify", "--taxonomy", "agent-run", str(path)], capture_output=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr.decode()
+    out = proc.stdout.splitlines()
+    assert len(out) == len(lines)
+    assert json.loads(out[5]) == {"error": f"{path}:6: not valid JSON (Expecting property name enclosed in double quotes at column 2)"}
+    assert json.loads(out[9_000]) == {"error": f"{path}:9001: empty line"}
+    ids = [json.loads(o).get("id") for o in out]
+    assert ids == [None if i in (5, 9_000) else i for i in range(len(lines))]
+    for i in (0, 1, 4_321, 11_999):
+        assert json.loads(out[i]) == json.loads(json.dumps(failtax.classify(recs[i], taxonomy="agent-run").to_dict()))
+
+
+def test_failtax_classify_reads_stdin_with_bad_lines(failtax_cmd: list[str]) -> None:
+    stdin = b'{"text": "HTTP 429", "exit_code": 1, "id": "a"}\n\xff\xfe\n[1]\n{"text": "Killed"}'
+    proc = subprocess.run([*failtax_cmd, "classify", "--taxonomy", "agent-run"], input=stdin, capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr.decode()
+    got = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [g.get("bucket") or g["error"] for g in got] == [
+        "rate_limited",
+        "<stdin>:2: invalid UTF-8 at byte 0",
+        "<stdin>:3: expected a JSON object, got list",
+        "killed",
+    ]
+    assert got[0]["id"] == "a"
