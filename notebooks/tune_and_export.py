@@ -43,7 +43,7 @@ from failtax.report import load_decisions, plots
 from failtax.report.reclass import bucket_moves, distinct_evidence
 from failtax.report.summary import backtest_frame, moves_numbers, tuning_numbers, write_json
 from failtax.report.tuning import backtest_rows, run_backtests
-from failtax.tune import TableTuner
+from failtax.tune import TableTuner, export_table
 
 loaded = load_decisions(telemetry=telemetry, taxonomy=taxonomy, since=since, until=until)
 decisions = loaded.decisions
@@ -91,7 +91,8 @@ plots.show(plots.plot_bucket_moves(moves, buckets={taxonomy: failtax.load_taxono
 # %%
 export_path = Path(output_dir) / f"{taxonomy}-tuned.toml"
 export_path.parent.mkdir(parents=True, exist_ok=True)
-failtax.save_table(tuner.table_, export_path)
+exported = export_table(tuner, export_path, decisions=decisions)  # provenance header, lint-checked
+print(exported)
 reloaded = failtax.load_table(export_path)
 _events, evidence = distinct_evidence(decisions, taxonomy=taxonomy)
 buckets = classify_batch(evidence.select("signals", "text"), table=reloaded)["bucket"]
@@ -115,6 +116,7 @@ numbers = {
     "backtest": backtests.get(taxonomy),
     "moves": moves_numbers(moves, taxonomy=taxonomy),
     "export": {"path": str(export_path), "version": reloaded.version,
+               "moved": exported.replay.n_moved if exported.replay is not None else None,
                "classify_matches_diff": reclassified.equals(promised)},
 }
 path = write_json(numbers, Path(output_dir) / "tune_and_export.json")

@@ -151,6 +151,9 @@ def test_tune_and_export_notebook_exports_the_table_the_tuner_learned(telemetry:
     assert exported.route == tuner.table_.route and exported.version == got["table"]["proposed_version"]
     assert got["export"]["classify_matches_diff"] is True
     assert got["moves"]["moved"] > 0
+    # The tuner's exporter replays the same events: the batch engine's count of moved
+    # events in the notebook agrees with it.
+    assert got["export"]["moved"] == got["moves"]["moved"]
     assert got["backtest"] is not None and got["backtest"]["n"] > 0
     assert Path(got["export"]["path"]).parent == tmp_path / "out"
     assert not any(p.name.endswith(".json") for p in tmp_path.iterdir() if p.is_file())  # outputs only in output_dir

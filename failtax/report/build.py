@@ -176,8 +176,10 @@ def _step(progress: _Progress, name: str) -> Iterator[None]:
 def find_sample_telemetry(start: str | os.PathLike[str] | None = None) -> Path:
     """The bundled sample telemetry folder ``data/``.
 
-    Looked for in ``start`` (default: the current directory) and its parents, then
-    beside the installed package (a checkout installed in editable mode).
+    Looked for in ``start`` (default: the current directory) and its parents — a
+    ``data/`` of a failtax checkout, or one written by ``failtax simulate`` (it holds
+    ``truth.json``) — then beside the installed package (a checkout installed in
+    editable mode).
 
     Raises
     ------
@@ -189,7 +191,9 @@ def find_sample_telemetry(start: str | os.PathLike[str] | None = None) -> Path:
     for base in (here, *here.parents):
         cand = base / "data"
         tried.append(cand)
-        if _has_telemetry(cand):
+        # Only failtax's sample: a checkout's data/, or a folder `failtax simulate` wrote
+        # (never some other project's data/ that happens to hold JSON Lines).
+        if _has_telemetry(cand) and (_is_checkout(base) or (cand / "truth.json").is_file()):
             return cand
     import failtax
 
@@ -202,6 +206,14 @@ def find_sample_telemetry(start: str | os.PathLike[str] | None = None) -> Path:
         "run from the failtax checkout, or point at your files: "
         "failtax report --telemetry 'logs/**/*.jsonl' (or --db FILE from `failtax load`)"
     )
+
+
+def _is_checkout(base: Path) -> bool:
+    try:
+        text = (base / "pyproject.toml").read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return 'name = "failtax"' in text
 
 
 def _has_telemetry(folder: Path) -> bool:
@@ -531,19 +543,24 @@ def build_report(
     )
 
 
-def _write_atomically(out_dir: Path, files: dict[str, str]) -> list[Path]:
-    """Write ``files`` (relative name → text) into a temp folder beside ``out_dir``, then
-    move each into place with :func:`os.replace` (the previous files stay until then)."""
+def _write_atomically(out_dir: Path, files: dict[str, Any]) -> list[Path]:
+    """Write ``files`` (relative name → text, or a function writing that path) into a
+    temp folder beside ``out_dir``, then move each into place with :func:`os.replace`
+    (the previous files stay until then). Proposed tables of an earlier report that this
+    one does not propose again are removed, so ``tables/`` never holds a stale proposal."""
     out_dir = out_dir.resolve() if out_dir.exists() else out_dir.absolute()
     parent = out_dir.parent
     parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=parent))
     try:
-        for name, text in files.items():
+        for name, content in files.items():
             p = tmp / name
             p.parent.mkdir(parents=True, exist_ok=True)
+            if callable(content):
+                content(p)
+                continue
             with open(p, "w", encoding="utf-8") as fh:
-                fh.write(text)
+                fh.write(content)
                 fh.flush()
                 os.fsync(fh.fileno())
         if not out_dir.exists():
@@ -556,6 +573,11 @@ def _write_atomically(out_dir: Path, files: dict[str, str]) -> list[Path]:
             dest.parent.mkdir(parents=True, exist_ok=True)
             os.replace(tmp / name, dest)
             written.append(dest)
+        stale = out_dir / "tables"
+        if stale.is_dir():
+            for old in stale.glob("*.toml"):
+                if f"tables/{old.name}" not in files:
+                    old.unlink()
         return written
     finally:
         if tmp.exists():

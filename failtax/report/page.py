@@ -192,21 +192,24 @@ def render_html(summary: Mapping[str, Any], figures: list[tuple[str, str, Any]],
 
 def assemble(w: Any, *, inputs: Mapping[str, Any], fail_under: float | None, min_recognition: float | None,
              timings: Mapping[str, float]) -> tuple[dict[str, Any], str, str, dict[str, str]]:
-    """Summary dict (with its JSON text under ``_json``), HTML, Markdown and proposed tables."""
-    from failtax.table import dump_table
-
+    """Summary dict (with its JSON text under ``_json``), HTML, Markdown, and the proposed
+    tables as ``relative path → writer(path)``."""
     summary = build_summary(
         decisions=w.loaded.decisions, agreement=w.agreement, diagnostics=w.diagnostics, signals=w.signals,
         tuners=w.tuners, backtests=w.backtests, moves=w.moves, preexec=w.preexec,
         quarantine_by_reason=w.loaded.quarantine_by_reason, lines_read=w.loaded.lines_read,
         inputs=inputs, fail_under=fail_under, min_recognition=min_recognition, timings=timings,
     )
-    tables: dict[str, str] = {}
+    from failtax.tune import export_table
+
+    tables: dict[str, Any] = {}
     rel: dict[str, str] = {}
     for tax, tu in w.tuners.items():
         if tu.changes_:
             name = f"tables/{tax}.toml"
-            tables[name] = dump_table(tu.table_)
+            # Written by the tuner's exporter (provenance header, lint check), into the
+            # report's temporary folder with the rest.
+            tables[name] = lambda path, tu=tu: export_table(tu, path)
             rel[tax] = name
     html = render_html(summary, w.figures, tables=rel)
     md = render_markdown(summary)
