@@ -4,7 +4,7 @@
 formats apart per line; keeps every good line as a row of ``events`` (declared column
 types, all formats in one schema with a ``source`` column); puts every bad line into
 ``quarantine`` with its file, line number, reason and raw text; drops exact duplicate
-lines; and builds the views (``signals``, ``decisions``, ``lifecycle``,
+lines (by a 64-bit hash of the line); and builds the views (``signals``, ``decisions``, ``lifecycle``,
 ``retry_streaks``, ``agent_failures`` …, see :mod:`failtax.telemetry.views`).
 
 With a database file, loading is incremental and idempotent: each file is remembered
@@ -52,7 +52,7 @@ from failtax.telemetry.files import (
 )
 from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, QUARANTINE_COLUMNS, SOURCES
 from failtax.telemetry.validate import UNESCAPED_QUOTE, build_insert_sql, build_problem_sql
-from failtax.telemetry.views import VIEW_DOCS, create_views, refresh_taxonomy_tables, views_fingerprint
+from failtax.telemetry.views import create_views, refresh_taxonomy_tables, views_fingerprint
 
 try:
     import fcntl
@@ -353,11 +353,6 @@ def connect(db: str | os.PathLike[str], *, read_only: bool = True, timeout: floa
     _session(con)
     _check_compatible(con, target)
     return Telemetry(con=con, db=str(target.resolve()), summary=None)
-
-
-def describe_tables() -> str:
-    """A short description of every table and view (used by ``failtax load --help``)."""
-    return "\n".join(f"  {name:<19} {doc}" for name, doc in VIEW_DOCS.items())
 
 
 # --------------------------------------------------------------------------- database
