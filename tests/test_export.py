@@ -95,9 +95,10 @@ def test_classify_with_the_exported_table_moves_exactly_the_predicted_events(tmp
     got = {r["id"]: r["bucket"] for r in map(json.loads, out.stdout.splitlines())}
     assert got == predicted
     # and the shipped table still gives the old buckets
-    old = subprocess.run([*CLI, "classify", "--taxonomy", "replay"], input=lines, capture_output=True, text=True,
-                         timeout=120)
-    before = {r["id"]: r["bucket"] for r in map(json.loads, old.stdout.splitlines())}
+    from failtax.classify import classify
+
+    before = {e: classify({"text": t, "signals": s}, taxonomy="replay").bucket
+              for e, t, s in moved.select("event_id", "text", "signals").iter_rows()}
     old_of = dict(zip(res.replay.moved_events["event_id"], res.replay.moved_events["old_bucket"], strict=True))
     assert before == old_of
 
@@ -130,9 +131,8 @@ def test_cli_table_diff_replays_history(simulated, tuned):
     payload = json.loads(out.stdout)
     assert payload["changes"] and payload["replay"]["moved"]
     assert payload["replay"]["after"]["value"] > payload["replay"]["before"]["value"]
-    text = subprocess.run([*CLI, "table", "diff", "replay", str(path), "--telemetry",
-                           str(simulated / "failure-events.jsonl")], capture_output=True, text=True, timeout=120)
-    assert text.returncode == 0 and "events that move" in text.stdout and "agreement by bucket" in text.stdout
+    text = str(replay_history("replay", path, telemetry=str(simulated / "failure-events.jsonl")))
+    assert "events that move" in text and "agreement by bucket" in text
 
 
 def test_cli_tune_prints_changes_backtest_diff_and_exports(simulated, tmp_path):
