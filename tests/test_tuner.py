@@ -306,3 +306,21 @@ def test_slips_are_dropped_but_the_first_weeks_of_a_drift_are_kept():
     t = TableTuner("replay", cv=None).fit(df)
     assert t.n_suspect_labels_ == n
     assert [c.signals for c in t.changes_] == [("electron-crash",)]
+
+
+def test_pre_execution_events_without_an_override_count_as_accepted():
+    n = 200
+    df = pl.DataFrame({
+        "event_id": [f"p{i}" for i in range(n)],
+        "taxonomy": ["preexec"] * n,
+        "ts": [START + timedelta(hours=i) for i in range(n)],
+        "signals": [["rule-2-ui-changed"]] * n,
+        "ai_bucket": ["regen"] * n,
+        "ai_suggestion": ["regen"] * n,
+        # six overrides; everyone else took the suggested mode without a follow-up event
+        "user_action": ["replay" if i % 33 == 0 else None for i in range(n)],
+    })
+    t = TableTuner("preexec", cv=None, drop_suspect_labels=False).fit(df)
+    assert t.changes_ == ()
+    assert t.n_decided_ == n and t.predicted_agreement_.before.successes == n - 7
+    assert agreement_of("preexec", df).value == pytest.approx((n - 7) / n)

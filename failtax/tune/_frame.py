@@ -51,7 +51,9 @@ def as_polars(decisions: Any) -> pl.DataFrame:
 def prepare(decisions: Any, *, taxonomy: Taxonomy) -> pl.DataFrame:
     """Check ``decisions`` and return the columns the tuner uses, filled in where absent.
 
-    Rows of other taxonomies (when a ``taxonomy`` column is present) are dropped.
+    Rows of other taxonomies (when a ``taxonomy`` column is present) are dropped. For the
+    pre-execution family an event without an override counts as the person taking the
+    AI's mode (the contract's silent acceptance).
     Returned columns: ``event_id``, ``ts``, ``resolved_ts``, ``week``, ``signals``
     (normalised, de-duplicated), ``user_action``, ``implied_bucket``, ``opt_out``,
     ``agree_row`` (the row counts in agreement), ``text``.
@@ -107,9 +109,23 @@ def prepare(decisions: Any, *, taxonomy: Taxonomy) -> pl.DataFrame:
             .list.unique(maintain_order=True)
             .alias("signals")
         )
-    cols.append(pl.col("user_action").cast(pl.Utf8))
+    action = pl.col("user_action").cast(pl.Utf8)
+    silent = taxonomy.event_family == "pre-execution"
+    if silent:
+        # A pre-execution event without an override was accepted silently (the telemetry
+        # contract): the person took the AI's mode. Counting only the overrides would
+        # make every decision a disagreement.
+        if "ai_suggestion" in df.columns:
+            accepted = pl.col("ai_suggestion").cast(pl.Utf8)
+        elif "ai_bucket" in df.columns:
+            sugg = {b.name: b.suggestion for b in taxonomy.buckets if b.suggestion}
+            accepted = pl.col("ai_bucket").cast(pl.Utf8).replace_strict(sugg, default=None, return_dtype=pl.Utf8)
+        else:
+            accepted = pl.lit(None, dtype=pl.Utf8)
+        action = pl.when(action.is_null() & (accepted != "")).then(accepted).otherwise(action)
+    cols.append(action.alias("user_action"))
     actions = dict(taxonomy.actions)
-    if "implied_bucket" in df.columns:
+    if "implied_bucket" in df.columns and not silent:
         implied = pl.col("implied_bucket").cast(pl.Utf8)
     else:
         implied = pl.col("user_action").cast(pl.Utf8).replace_strict(actions, default=None, return_dtype=pl.Utf8)
