@@ -40,7 +40,7 @@ __all__ = ["Columns", "RawColumns", "frame_columns", "raw_from_frame", "raw_from
 _TEXT_KEYS = ("text", "stderr", "stderrTail", "stderr_tail")
 _EXIT_KEYS = ("exit_code", "exitCode")
 _FRAME_KEYS = ("result_frame", "resultFrame")
-_DIRTY = ("\x00", "\x1b", "\r")
+_DIRTY = ("\x00", "\x1b", "\r", *"\x90\x98\x9b\x9d\x9e\x9f")
 
 
 @dataclass(frozen=True)
@@ -403,6 +403,8 @@ def prepare(raw: RawColumns, plan: Plan) -> Columns:
     buffers, row_buf, row_start, row_len = _text_buffers(text_series)
     clean = np.ones(n, dtype=bool)
     if n:
+        # what normalise_text() changes: NULs, ESC and 8-bit C1 escape introducers,
+        # carriage returns, and text past the size cap (lone surrogates cannot be here)
         dirty = (
             text_series.str.contains_any(list(_DIRTY)).fill_null(False)
             | text_series.str.len_bytes().fill_null(0).gt(MAX_TEXT_CHARS)
@@ -425,67 +427,29 @@ def prepare(raw: RawColumns, plan: Plan) -> Columns:
     )
 
 
-#: evidence._ANSI in the syntax polars' regex engine reads the same way
-_ANSI_RS = r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]"
-
-
 def _normalise_rows(rows: np.ndarray, text: Any, frame_text: dict[int, str], inband: dict[int, str], py_text: dict[int, str],
                     buffers: list[Any], row_buf: np.ndarray, row_start: np.ndarray, row_len: np.ndarray) -> None:
     """Build the matching text of rows that need normalising, and point the rows at it.
 
     :meth:`Evidence.combined_text`: each present part (text, the frame's error text,
-    in-band errors) normalised, joined by newlines. polars does the bulk (NUL, ANSI and
-    carriage returns); parts past the size cap, and text polars cannot hold, go
-    through :func:`~failtax.evidence.normalise_text` itself.
+    in-band errors) through :func:`~failtax.evidence.normalise_text`, joined by
+    newlines. Only these rows pay for Python; the others are matched as stored.
     """
-    import polars as pl
-
     rows_l = rows.tolist()
-    python_side = {i for i in rows_l if i in py_text}
-    cols = {"t": text.gather(rows)}
-    for name, src in (("f", frame_text), ("b", inband)):
-        vals = [src.get(i) for i in rows_l]
-        try:
-            cols[name] = pl.Series(name, vals, dtype=pl.String)
-        except Exception:  # lone surrogates: those rows are normalised in Python
-            python_side.update(i for i, v in zip(rows_l, vals, strict=True) if v is not None and not _utf8_ok(v))
-            cols[name] = pl.Series(name, [v if v is None or _utf8_ok(v) else None for v in vals], dtype=pl.String)
-    frame = pl.DataFrame(cols)
-
-    def norm(c: str) -> Any:
-        e = pl.col(c).str.replace_all("\x00", "", literal=True)
-        e = e.str.replace_all(_ANSI_RS, "").str.replace_all("\r\n", "\n", literal=True)
-        return e.str.replace_all("\r", "\n", literal=True)
-
-    present = {c: pl.col(c).is_not_null() & (pl.col(c) != "") for c in "tfb"}
-    out = frame.select(
-        pl.concat_str([pl.when(present[c]).then(norm(c)) for c in "tfb"], separator="\n", ignore_nulls=True).alias("c"),
-        pl.any_horizontal([present[c] & norm(c).str.len_chars().gt(MAX_TEXT_CHARS) for c in "tfb"]).alias("long"),
-    )
-    python_side.update(np.asarray(rows_l)[out["long"].to_numpy()].tolist())
-    bufs, b, st, ln = _text_buffers(out["c"])
-    base = len(buffers)
-    buffers.extend(bufs)
-    has = b >= 0
-    row_buf[rows[has]] = b[has] + base
-    row_start[rows[has]] = st[has]
-    row_len[rows[has]] = ln[has]
-    if python_side:
-        t_vals = dict(zip(rows_l, cols["t"].to_list(), strict=True))
-        py_rows = sorted(python_side)
-        texts = []
-        for i in py_rows:
-            t = py_text.get(i, t_vals.get(i)) or ""
-            parts = [normalise_text(t)] if t else []
-            for part in (frame_text.get(i), inband.get(i)):
-                if part:
-                    parts.append(normalise_text(part))
-            texts.append("\n".join(parts).encode("utf-8"))
-        seg = Segment.from_texts(texts, np.asarray(py_rows, dtype=np.int64))
-        buffers.append(seg.buffer)
-        row_buf[seg.rows] = np.where(seg.lengths > 0, len(buffers) - 1, -1)
-        row_start[seg.rows] = seg.starts
-        row_len[seg.rows] = seg.lengths
+    stored = text.gather(rows).to_list()
+    encoded = []
+    for i, t in zip(rows_l, stored, strict=True):
+        t = py_text.get(i, t) or ""
+        parts = [normalise_text(t)] if t else []
+        for part in (frame_text.get(i), inband.get(i)):
+            if part:
+                parts.append(normalise_text(part))
+        encoded.append("\n".join(parts).encode("utf-8"))
+    seg = Segment.from_texts(encoded, rows)
+    buffers.append(seg.buffer)
+    row_buf[seg.rows] = np.where(seg.lengths > 0, len(buffers) - 1, -1)
+    row_start[seg.rows] = seg.starts
+    row_len[seg.rows] = seg.lengths
 
 
 def _utf8_ok(t: str) -> bool:

@@ -91,6 +91,23 @@ class Plan:
         exacts: dict[int, tuple[str, ...]] = {}
         self.rule_units = {r: add_units(rule.regex) for r, rule in enumerate(rules) if rule.regex is not None}
         self.locate = [(loc, rx, add_units(loc.regex)) for loc, rx in ct.locate]
+        # Shown texts are masked by failtax.redact; a row can hold a secret only where
+        # the masker's own expression matches, so hyperscan looks for (a superset of)
+        # it in the same scan. Without it, every shown row is checked.
+        self.secret_units: list[int] = []
+        shapes = _secret_shapes() if engine_name == "hyperscan" else None
+        for alt in split_alternatives(shapes) if shapes else ():
+            sup = superset_pattern(alt)
+            if sup is None:
+                self.secret_units = []
+                supersets = supersets[: len(self.units)]
+                reqs = reqs[: len(self.units)]
+                break
+            self.secret_units.append(len(supersets))
+            supersets.append(sup)
+            reqs.append(None)
+        for u in self.secret_units:
+            self.units.append((None, None))
         self.n_units = len(self.units)
         self.unit_group = [-1] * self.n_units
         self.unit_exact = np.zeros(self.n_units, dtype=bool)
@@ -184,3 +201,18 @@ def plan_for(table: RuleTable, engine: str | None) -> Plan:
 def register_plan(table: RuleTable, engine: str | None, plan: Plan) -> None:
     """Use ``plan`` (built for an equal table elsewhere, e.g. unpickled) for ``table``."""
     _PLANS.setdefault(table.compiled(), {})[engine] = plan
+
+
+def _secret_shapes() -> str | None:
+    """The expression :func:`failtax.redact.find_secrets` finds every secret with.
+
+    It is that module's private make-up (no public door to it): when it is not there
+    in this form, the batch path checks every shown row with ``find_secrets`` itself.
+    """
+    try:
+        from failtax import redact
+
+        shapes = redact._alternatives(groups=False)  # noqa: SLF001
+    except Exception:  # a changed redact: no shortcut, still exact
+        return None
+    return shapes if isinstance(shapes, str) else None

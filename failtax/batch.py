@@ -348,7 +348,7 @@ def _to_classifications(plan: Plan, cols: Columns, parts: list[Part], singles: d
             bucket = d["bucket_obj"]
             title, detail = p.overrides.get(r, (d["title"], d["detail"]))
             combined = cols.matching_text(i)
-            findings = find_secrets(combined)
+            findings = find_secrets(combined) if p.maybe_secret is None or p.maybe_secret[r] else []
             shown = redact(combined, findings=findings) if findings else combined
             sf, sl = p.located.get(r, (None, None))
             out.append(

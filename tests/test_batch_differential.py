@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +88,27 @@ def _field_values(taxonomy: str) -> dict[str, list[Any]]:
     return values
 
 
+def _secret_lines() -> list[str]:
+    """Texts holding fake secrets, and lines about secrets that hold none (shown texts
+    are masked, so the batch path must mask the same spans)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parent / "fixtures" / "secrets" / "corpus.py"
+    if not path.exists():
+        return []
+    name = "failtax_secret_corpus"  # the name tests/test_redact.py imports it under
+    mod = sys.modules.get(name)
+    if mod is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec and spec.loader
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    cases, negatives = mod.generate(), mod.negatives()
+    return [c.text for c in cases] + list(negatives)
+
+
+SECRETS = _secret_lines()
 NOISE = [
     "2026-04-29T10:00:00.123Z INFO tool call Read src/a.ts",
     "    at Object.<anonymous> (/home/u/p/node_modules/x/cli.js:12:34)",
@@ -95,7 +117,7 @@ NOISE = [
     "ok", "", "   ", "Killed", "FAIL src/a.test.ts", "  ● suite › case",
     "npm ERR! code ELIFECYCLE", "café ünïcode — ✓ • ∙ · → 😀",
 ]
-ANSI = ["\x1b[31m", "\x1b[0m", "\x1b]0;title\x07", "\x1b[2K", "\x1bM", "\x1b[?25l"]
+ANSI = ["\x1b[31m", "\x1b[0m", "\x1b]0;title\x07", "\x1b[2K", "\x1bM", "\x1b[?25l", "\x1b(B", "\x1b", "\x9b1m", "\x9dlink\x9c", "\x1bOA"]
 
 
 def _mutate(rng: random.Random, s: str) -> str:
@@ -121,7 +143,9 @@ def _text(rng: random.Random, phrases: list[str], fixtures: list[str]) -> Any:
     lines = []
     for _ in range(rng.randint(0, 6)):
         pick = rng.random()
-        if pick < 0.45:
+        if pick < 0.06 and SECRETS:
+            lines.append(rng.choice(SECRETS))
+        elif pick < 0.45:
             lines.append(_mutate(rng, rng.choice(phrases)))
         elif pick < 0.6 and fixtures:
             lines.append(rng.choice(fixtures))
@@ -307,7 +331,7 @@ def _records(draw: Any, taxonomy: str) -> list[dict[str, Any]]:
     piece = st.one_of(
         st.sampled_from(phrases),
         st.sampled_from(phrases).map(str.upper),
-        st.sampled_from(NOISE),
+        st.sampled_from(NOISE + SECRETS[:40]),
         st.sampled_from(ANSI + ["\r", "\r\n", "\n", "\x00", "\u212a", "\u017f", " ", ":", "(", ")", "[", "]"]),
         st.text(max_size=12),
     )
