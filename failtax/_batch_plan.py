@@ -9,6 +9,7 @@ runs on.
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Iterable
 from typing import Any
@@ -28,6 +29,8 @@ from failtax._scan import (
 from failtax.table import RuleTable, compile_regex
 
 __all__ = ["Plan", "plan_for", "register_plan"]
+
+_NAMES_TEXT = re.compile(r"\{text\b|\?text\}")
 
 
 class Plan:
@@ -185,6 +188,8 @@ class Plan:
                 }
             )
         self.needs_facts = np.array(["{" in d["title"] or "{" in d["detail"] for d in self.decisions])
+        # the whole shown text is a fact too; build it only where a template names it
+        self.needs_text = np.array([bool(_NAMES_TEXT.search(d["title"] + d["detail"])) for d in self.decisions])
 
 
 _PLANS: weakref.WeakKeyDictionary[Any, dict[str | None, Plan]] = weakref.WeakKeyDictionary()

@@ -361,7 +361,8 @@ def _run_part(plan: Plan, cols: Columns, lo: int, hi: int, want: Want) -> Part:
             if plan.needs_facts[D[rr]]:
                 d = plan.decisions[int(D[rr])]
                 f = dict(facts)
-                f.setdefault("text", (redact(text, findings=findings) if findings else text).strip())
+                if plan.needs_text[D[rr]]:
+                    f.setdefault("text", (redact(text, findings=findings) if findings else text).strip())
                 overrides[r] = (render_template(d["title"], f), render_template(d["detail"], f))
             if want.classifications and facts:
                 facts_out[r] = facts
