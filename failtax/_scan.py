@@ -15,9 +15,14 @@ Both fold ASCII letters only, byte for byte, which is exactly ``lit in ascii_low
 for ASCII-lower-cased literals: UTF-8 substring search is code-point substring search,
 and ASCII case folding never touches a multi-byte sequence.
 
-Regular expressions run on RE2 in Python, but only on the records that can match:
-:func:`required_literals` derives from a pattern a set of literals one of which every
-match contains; a record with none of them (and none of :data:`FOLD_RISK`) cannot match.
+Table regexes are RE2's to answer; this module only says where they cannot match, so
+RE2 runs on few records: :func:`exact_literals` turns a pattern that is just a few
+strings into literals, :func:`superset_pattern` writes a hyperscan pattern that matches
+wherever the RE2 one can (anchors dropped, case ignored, a possibly multi-byte
+character read as 1-4 bytes), :func:`required_literals` gives literals one of which
+every match contains, and :func:`max_match_width` bounds how far before a match's end
+its start can be. Records holding a character RE2 folds onto an ASCII letter
+(:data:`FOLD_RISK`) always run the regex.
 """
 
 from __future__ import annotations

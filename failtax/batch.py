@@ -9,21 +9,24 @@ signal, the deciding rule and the bucket's attributes. Row ``i`` carries exactly
 
 How it stays fast without giving up exactness:
 
-1. **Normalise once, in bulk.** Most texts hold no ANSI code, NUL or carriage return
-   and are under :data:`~failtax.evidence.MAX_TEXT_CHARS`: for them the matching text
-   *is* the stored string, scanned where polars keeps it (zero copy). Only the others,
-   and rows with a result frame's error text, are normalised in Python.
-2. **One scan for every literal.** A table compiles (once, cached) into one
-   multi-literal matcher (:mod:`failtax._scan`: hyperscan, else polars' Aho-Corasick)
-   that reports, per record, which case-insensitive literals occur and where first.
-   Regexes run on RE2, only on records holding one of their required literals.
-3. **Resolve with numpy.** Extract rules become a records × rules boolean matrix
+1. **Match text where it is stored.** Most texts hold no ANSI code, NUL or carriage
+   return and are under :data:`~failtax.evidence.MAX_TEXT_CHARS`: their matching text
+   *is* the stored string, scanned in polars' own buffers (no copy). The others, and
+   rows with a result frame's or in-band error text, go through
+   :func:`~failtax.evidence.normalise_text` itself.
+2. **One scan for every literal.** A table compiles once (cached on the compiled
+   table) into one multi-pattern matcher (:mod:`failtax._scan`: hyperscan, else polars'
+   Aho-Corasick) that reports, per row, which case-insensitive literals occur and
+   where first. A regex alternative that is just a few strings joins the literals; any
+   other runs on RE2, only on rows where hyperscan saw a superset pattern of it (or one
+   of its required literals), searching from where a match can start.
+3. **Resolve with numpy.** Extract rules become a rows × rules boolean matrix
    (contains AND and_contains AND NOT unless AND regex AND the non-text conditions),
-   signals a records × signals matrix (:func:`extract_signal_matrix`, the shared
-   representation the analysis and the tuner reuse), routes an ordered matrix whose
-   first true column decides. Templates, captures and the matched line are computed
-   only for the rows whose deciding route needs them.
-4. **Both cores.** Large inputs are split by rows across forked processes (Linux).
+   signals a rows × signals matrix (:func:`extract_signal_matrix`, the representation
+   the analysis and the tuner share), routes an ordered matrix whose first true column
+   decides. The matched line, captured facts, templates and masked secrets are
+   computed only for the rows whose answer shows them.
+4. **Both cores.** Large frames are split by rows across forked processes (Linux).
 
 :func:`classify_jsonl` streams JSON Lines files through the same engine in chunks of
 bytes, across worker processes, in input order, with bounded memory; a bad line gets
