@@ -41,7 +41,6 @@ import pyarrow as pa
 from failtax.errors import TelemetryError
 from failtax.telemetry.files import (
     DEFAULT_CHUNK_BYTES as READ_BYTES,
-    BadLine,
     Chunk,
     FileIdentity,
     discover_files,
