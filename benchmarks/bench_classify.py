@@ -383,6 +383,7 @@ def bench_cli(args: argparse.Namespace) -> None:
         print(f"  {lines:,} lines, {nbytes / 1e9:.2f} GB in {time.perf_counter() - t:.0f} s")
         cmd = [sys.executable, "-c", "from failtax.cli import main; main()", "classify", "--taxonomy", args.taxonomy, str(path)]
         peak = 0
+        per_pid: dict[int, int] = {}
         out_lines = 0
         t = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -396,7 +397,10 @@ def bench_cli(args: argparse.Namespace) -> None:
                 last = now
                 try:
                     procs = [parent, *parent.children(recursive=True)]
-                    peak = max(peak, sum(p.memory_info().rss for p in procs if p.is_running()))
+                    rss = {p.pid: p.memory_info().rss for p in procs if p.is_running()}
+                    peak = max(peak, sum(rss.values()))
+                    for pid, v in rss.items():
+                        per_pid[pid] = max(per_pid.get(pid, 0), v)
                 except psutil.Error:
                     pass
         proc.wait()
@@ -408,6 +412,7 @@ def bench_cli(args: argparse.Namespace) -> None:
         print(f"output lines: {out_lines:,} (one per input line: {'yes' if out_lines == lines else 'NO'})")
         print(f"peak RSS, the command and its worker processes summed (shared pages counted per process): "
               f"{peak / 1e6:,.0f} MB — target < 1,000 MB: {'met' if peak < 1e9 else 'not met'}")
+        print("  per process: " + ", ".join(f"{v / 1e6:,.0f} MB" for v in per_pid.values()))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -402,7 +402,7 @@ def parse_jsonl_line(raw: bytes, where: str) -> tuple[dict[str, Any] | None, dic
 
 
 #: Bytes of JSON Lines handed to a worker at a time.
-CHUNK_BYTES = 8 * 1024 * 1024
+CHUNK_BYTES = 4 * 1024 * 1024
 
 
 def _dump_line(obj: dict[str, Any]) -> bytes:

@@ -24,6 +24,7 @@ import pytest
 
 import failtax
 from failtax.batch import (
+    CHUNK_BYTES,
     classify_batch,
     classify_jsonl,
     classify_records,
@@ -295,25 +296,25 @@ def test_parse_jsonl_line_agrees_with_the_cli_parser() -> None:
 
 
 def test_failtax_classify_streams_a_large_file_across_processes(tmp_path: Path, failtax_cmd: list[str]) -> None:
-    """A file of several 8 MB chunks, through the real command (worker processes)."""
+    """A file of several chunks, through the real command (worker processes)."""
     rng = random.Random(12)
     pad = "    at Object.<anonymous> (/home/u/proj/node_modules/x/cli.js:12:34)\n" * 20
-    recs = [{"id": i, "text": pad + rng.choice(TEXTS), "exit_code": rng.choice([1, 0, 137])} for i in range(12_000)]
+    recs = [{"id": i, "text": pad + rng.choice(TEXTS), "exit_code": rng.choice([1, 0, 137])} for i in range(9_000)]
     lines = [json.dumps(r).encode() for r in recs]
     lines[5] = b"{broken"
-    lines[9_000] = b""
+    lines[7_000] = b""
     path = tmp_path / "big.jsonl"
     path.write_bytes(b"\n".join(lines) + b"\n")
-    assert path.stat().st_size > 2 * 8 * 1024 * 1024
+    assert path.stat().st_size > 3 * CHUNK_BYTES
     proc = subprocess.run([*failtax_cmd, "classify", "--taxonomy", "agent-run", str(path)], capture_output=True, timeout=600)
     assert proc.returncode == 0, proc.stderr.decode()
     out = proc.stdout.splitlines()
     assert len(out) == len(lines)
     assert json.loads(out[5]) == {"error": f"{path}:6: not valid JSON (Expecting property name enclosed in double quotes at column 2)"}
-    assert json.loads(out[9_000]) == {"error": f"{path}:9001: empty line"}
+    assert json.loads(out[7_000]) == {"error": f"{path}:7001: empty line"}
     ids = [json.loads(o).get("id") for o in out]
-    assert ids == [None if i in (5, 9_000) else i for i in range(len(lines))]
-    for i in (0, 1, 4_321, 11_999):
+    assert ids == [None if i in (5, 7_000) else i for i in range(len(lines))]
+    for i in (0, 1, 4_321, 8_999):
         assert json.loads(out[i]) == json.loads(json.dumps(failtax.classify(recs[i], taxonomy="agent-run").to_dict()))
 
 
