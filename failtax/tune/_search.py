@@ -58,6 +58,7 @@ class Evaluation:
     since: int | None
     transitions: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # old, new bucket, count per group
     effect: int = 0  # hash of (moved sets, their new buckets)
+    moved_sets: np.ndarray = None  # type: ignore[assignment]  # ids of the sets that change bucket
 
     @property
     def moves(self) -> tuple[tuple[int, int, int], ...]:
@@ -91,6 +92,18 @@ class Evaluation:
             status=status,
             reason=reason,
         )
+
+
+_KIND_RANK = {"add-combination-route": 0, "reroute-signal": 1, "route-new-signal": 1, "drop-signal": 3,
+              "move-route": 4, "remove-route": 5}
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Jaccard overlap of two sorted id arrays."""
+    if len(a) == 0 and len(b) == 0:
+        return 1.0
+    inter = len(np.intersect1d(a, b, assume_unique=True))
+    return inter / (len(a) + len(b) - inter)
 
 
 def sign_test_greater(wins: int, losses: int) -> float:
@@ -254,7 +267,7 @@ class Searcher:
             cand=cand, routes=new_routes, moved=moved, support=support, wins=wins, losses=losses,
             n=N, k_old=k_old, k_new=k_new, n_moved=n_moved, gain=gain, gain_low=lo, gain_high=hi,
             p_value=sign_test_greater(wins, losses), since=since, transitions=(o, nw, per_set),
-            effect=hash((ms.tobytes(), nw.tobytes())),
+            effect=hash((ms.tobytes(), nw.tobytes())), moved_sets=ms,
         )
 
     def refusal(self, e: Evaluation, alpha_adj: float) -> str:
@@ -291,6 +304,19 @@ class Searcher:
                 watch = self._watch(evals, alpha_adj)
                 break
             passing.sort(key=lambda e: (-e.gain, e.moved, e.cand.order))
+            # Edits of the same events whose gains differ by no more than sampling noise
+            # are tied; among ties the smallest change wins (a route for a combination,
+            # then a re-route where the signal was decided, ... then dropping, moving or
+            # removing whole routes; see `_KIND_RANK` and the order of `candidates`).
+            top = passing[0]
+            net = top.wins - top.losses
+            tol = max(2.0, math.sqrt(max(net, 0)) / 2) / max(top.n, 1)
+            passing.sort(key=lambda e: (
+                not (e.gain >= top.gain - tol and _overlap(e.moved_sets, top.moved_sets) >= 0.5),
+                _KIND_RANK.get(e.cand.kind, 9),
+                e.moved if e.cand.kind == "add-combination-route" else 0,  # the narrower combination
+                e.cand.order,
+            ))
             best = next((e for e in passing if valid is None or valid(e.routes)), None)
             if best is None:  # every passing edit would leave a table that fails lint
                 watch = self._watch(evals, alpha_adj)
@@ -372,21 +398,30 @@ class Searcher:
                 else:
                     what = f"route signal {s!r} to {B}"
                     kind = "route-new-signal"
+                new_id = unique_route_id(s, [x for x in ids if x not in gone])
+                rr = RouteRule(id=new_id, bucket=B, any=(s,))
+
+                def insert_at(p: int) -> Candidate:
+                    before = anchor(p, gone)
+                    where = f"before route {before!r}" if before else "at the end"
+                    return Candidate(kind, f"{what} (new route {new_id!r} {where})",
+                                     (*removal, RouteEdit.insert(rr, before=before)), (s,), B, (s,))
+
+                # On a tie the first candidate wins, so the smallest change comes first: a
+                # new route where the signal was decided until now (its precedence over
+                # other signals unchanged), or, for a signal no route knows, at the end
+                # (it decides only what nothing else recognises).
+                home = min(Rs) if Rs else R
+                out.append(insert_at(home))
                 for j, r in enumerate(routes):
                     # only routes the person wrote: one this search added is named for its own signal
                     if r.bucket == B and r.any and not r.all and j not in Rs and r.id in self.base_ids:
                         out.append(Candidate(kind, f"{what} (add it to route {r.id!r})",
                                              (*removal, RouteEdit.add_signal(r.id, s)), (s,), B, (s,)))
-                new_id = unique_route_id(s, [x for x in ids if x not in gone])
-                rr = RouteRule(id=new_id, bucket=B, any=(s,))
-                # Every position up to the route that decides these events now: where a
-                # new route sits decides which other signals it wins against.
+                # Every other position up to the route that decides these events now: where
+                # a new route sits decides which other signals it wins against.
                 positions = set(range(max(min(Rs), min(first, R)) + 1)) if Rs else set(range(R + 1))
-                for p in sorted(positions):
-                    before = anchor(p, gone)
-                    where = f"before route {before!r}" if before else "at the end"
-                    out.append(Candidate(kind, f"{what} (new route {new_id!r} {where})",
-                                         (*removal, RouteEdit.insert(rr, before=before)), (s,), B, (s,)))
+                out.extend(insert_at(p) for p in sorted(positions - {home}))
             if Rs:
                 out.append(Candidate("drop-signal", f"drop {s!r} from route(s) {', '.join(repr(routes[i].id) for i in Rs)}",
                                      tuple(removal), (s,), None, (s,)))
@@ -415,17 +450,16 @@ class Searcher:
                         if s in d.col:
                             both = d.sets[:, d.col[a]] & d.sets[:, d.col[s]]
                             lab = L[both & (cur != bi)].sum(axis=0)  # pairs that would move
-                            if lab.sum() > 0 and lab[bi] * 2 > lab.sum():
+                            if lab[bi] >= 2 and lab[bi] * 2 > lab.sum():
                                 agreeing.append(s)
                     variants = []
                     if agreeing and tuple(agreeing) != others:
                         variants.append((tuple(agreeing), "any of " + ", ".join(repr(x) for x in agreeing)))
                     variants.append((others, f"any signal of route {r2.id!r}"))
-                    first = int(rule[sa].min()) if sa.any() else i
                     for anys, what in variants:
                         rid = unique_route_id(f"{a}-and-{anys[0]}" if len(anys) == 1 else f"{a}-with-{r2.id}", ids)
                         rr = RouteRule(id=rid, bucket=r2.bucket, any=anys, all=(a,))
-                        for p in range(min(first, i) + 1):
+                        for p in range(i, -1, -1):  # just before r1 (the smallest change) first
                             out.append(Candidate(
                                 "add-combination-route",
                                 f"route {a!r} together with {what} to {r2.bucket} "
@@ -477,7 +511,9 @@ class Searcher:
                 B = d.buckets[bi]
                 rid = unique_route_id(f"{a}-and-{b}", ids)
                 rr = RouteRule(id=rid, bucket=B, all=(a, b))
-                for p in range(min(first, R) + 1):
+                # the pair's home: where either signal alone is decided now; closest first
+                home = next((k for k, r in enumerate(routes) if r.matches({a}) or r.matches({b})), R)
+                for p in range(max(home, min(first, R)), -1, -1):
                     before = routes[p].id if p < R else None
                     where = f"before route {before!r}" if before else "at the end"
                     out.append(Candidate("add-combination-route", f"route {a!r} with {b!r} to {B} (new route {rid!r} {where})",
@@ -521,11 +557,13 @@ class Searcher:
                 B = d.buckets[B_i]
                 pres = tuple(d.vocab[i] for i in present)
                 none = tuple(d.vocab[i] for i in absent)
+                if len(pres) + len(none) < 2:  # one signal alone: the re-route candidates cover it
+                    return
                 name = "-and-".join(pres) + (("-without-" + "-".join(none)) if none else "")
                 rid = unique_route_id(name, ids)
                 rr = RouteRule(id=rid, bucket=B, any=pres if len(pres) == 1 else (), all=pres if len(pres) > 1 else (), none=none)
                 first = int(rule[members].min())
-                for p in sorted({0, min(first, R)}):
+                for p in sorted({0, min(first, R)}, reverse=True):
                     before = routes[p].id if p < R else None
                     where = f"before route {before!r}" if before else "at the end"
                     cond = " and ".join(repr(s) for s in pres) + ("".join(f" without {s!r}" for s in none))
