@@ -159,6 +159,10 @@ def synthetic_decisions(
     """
     rng = np.random.default_rng(seed)
     tax = load_taxonomy(taxonomy)
+    if not tax.actions:
+        from failtax.errors import InputError
+
+        raise InputError(f"taxonomy {taxonomy!r} maps no action to a bucket: its decisions carry no labels to tune from")
     tbl = load_table(table if table is not None else taxonomy)
     kinds = _kinds(defects)
     planted = plant_defects(tbl, kinds, rng=rng, weeks=weeks)
