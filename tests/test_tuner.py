@@ -324,3 +324,12 @@ def test_pre_execution_events_without_an_override_count_as_accepted():
     assert t.changes_ == ()
     assert t.n_decided_ == n and t.predicted_agreement_.before.successes == n - 7
     assert agreement_of("preexec", df).value == pytest.approx((n - 7) / n)
+
+
+def test_no_decisions_no_change_and_no_crash():
+    empty = pl.DataFrame({"signals": pl.Series([], dtype=pl.List(pl.Utf8)), "user_action": pl.Series([], dtype=pl.Utf8)})
+    undecided = pl.DataFrame({"signals": [["selector-timeout"]] * 5, "user_action": [None] * 5})
+    for df in (empty, undecided):
+        t = TableTuner("replay").fit(df)
+        assert t.changes_ == () and t.table_.route == load_table("replay").route
+        assert t.predicted_agreement_.before.n == 0 and "changes: none" in t.summary()

@@ -59,7 +59,7 @@ def drop_suspect_labels(frame: pl.DataFrame, *, taxonomy: str, decisions: Any = 
             raise ImportError("failtax.analysis.find_suspect_labels is not available")
     if flags is None:
         flags = flag_slips(frame)
-    n = int(flags.sum())
+    n = int(flags.sum() or 0)
     return frame.filter(~flags), n, used
 
 
@@ -70,7 +70,7 @@ def _analysis_flags(frame: pl.DataFrame, *, taxonomy: str, table: Any, random_st
         return None
     labelled = frame.filter(pl.col("implied_bucket").is_not_null())
     if labelled.height == 0:
-        return pl.Series([False] * frame.height)
+        return pl.Series([False] * frame.height, dtype=pl.Boolean)
     # The model sees signal sets only: hand it the sets already found (named + text), not
     # the texts, so it classifies a few thousand distinct sets instead of every text again.
     view = labelled.select(
@@ -81,7 +81,7 @@ def _analysis_flags(frame: pl.DataFrame, *, taxonomy: str, table: Any, random_st
     result = find_suspect_labels(view, taxonomy=taxonomy, table=table, random_state=int(random_state or 0))
     bad = set(result.event_ids)
     if not bad:
-        return pl.Series([False] * frame.height)
+        return pl.Series([False] * frame.height, dtype=pl.Boolean)
     flagged = frame["event_id"].is_in(list(bad)) & frame["implied_bucket"].is_not_null()
     # Confident learning sees signals, not time: the first weeks of a drift contradict the
     # consensus of all weeks and would be flagged as slips. A label that is the majority
