@@ -53,8 +53,10 @@ Placeholders never match again, so ``redact(redact(x)) == redact(x)``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import re
 
@@ -290,8 +292,6 @@ def _without_groups(pat: str) -> str:
     return re.sub(r"\(\?P<[a-z0-9]+>", "(?:", pat)
 
 
-_SPAN_RX = re2.compile(_alternatives(groups=False).encode(), _re2_options())
-
 # Literals (some case-insensitive) at least one of which every rule needs.
 _TRIGGER_WORDS_CS = (
     "sk-", "sk_", "rk_", "whsec_", "AIza", "ya29.", "GOCSPX-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_",
@@ -308,14 +308,12 @@ _TRIGGER_WORDS_CI = (
     "accountkey", "account_key", "account-key", "clientkey", "client_key", "client-key",
     "sharedaccess", "bearer", "basic", "key=", "sig=", "signature=", "code=", "credential=",
 )
-_TRIGGER_RX = re2.compile(
-    (
+def _trigger_pattern() -> bytes:
+    return (
         "|".join(re.escape(w) for w in _TRIGGER_WORDS_CS)
         + "|(?i:" + "|".join(re.escape(w) for w in _TRIGGER_WORDS_CI) + ")"
         + r"|(?:AC|SK)[0-9a-f]{32}"
-    ).encode(),
-    _re2_options(),
-)
+    ).encode()
 
 
 def _pair_kind(key: str) -> str:
@@ -407,43 +405,54 @@ def _first_byte_candidates() -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(i for i, (lo, hi) in enumerate(bounds) if lo <= b <= hi) for b in range(256))
 
 
-_RULE_RX = tuple(re.compile(rule.pattern.encode()) for rule in _RULES)
-_CANDIDATES = _first_byte_candidates()
-_RULE_GROUPS_RX2 = re2.compile(_alternatives(groups=True).encode(), _re2_options())
+@dataclass(frozen=True, slots=True)
+class _Engine:
+    trigger: Any  # RE2: any trigger literal
+    span: Any  # RE2: every rule, no groups
+    rules: tuple[Any, ...]  # Python re: each rule on its own, with its groups
+    candidates: tuple[tuple[int, ...], ...]  # per first byte: rules that can start there
+    grouped: Any  # RE2: every rule with groups (the arbiter)
+    group_numbers: tuple[tuple[int, int], ...]  # per rule: whole group, masked group
 
 
-def _group_numbers() -> tuple[tuple[int, int], ...]:
-    """Per rule: the numbers of its whole group and of its masked part (-1: none)."""
-    index = {(k.decode() if isinstance(k, bytes) else k): v for k, v in _RULE_GROUPS_RX2.groupindex.items()}
-    return tuple((index[f"r{i}"], index.get(f"sec{i}", -1)) for i in range(len(_RULES)))
+@functools.cache
+def _engine() -> _Engine:
+    """Compile the expressions once, on first use (importing failtax compiles nothing)."""
+    grouped = re2.compile(_alternatives(groups=True).encode(), _re2_options())
+    index = {(k.decode() if isinstance(k, bytes) else k): v for k, v in grouped.groupindex.items()}
+    return _Engine(
+        trigger=re2.compile(_trigger_pattern(), _re2_options()),
+        span=re2.compile(_alternatives(groups=False).encode(), _re2_options()),
+        rules=tuple(re.compile(rule.pattern.encode()) for rule in _RULES),
+        candidates=_first_byte_candidates(),
+        grouped=grouped,
+        group_numbers=tuple((index[f"r{i}"], index.get(f"sec{i}", -1)) for i in range(len(_RULES))),
+    )
 
 
-_GROUP_NUMBERS = _group_numbers()
-
-
-def _groups_at(data: bytes, start: int, end: int) -> tuple[int, int, int] | None:
+def _groups_at(eng: _Engine, data: bytes, start: int, end: int) -> tuple[int, int, int] | None:
     """(rule index, masked start, masked end) of the match RE2 found at ``start``.
 
     The first rule, in order, that matches at ``start`` is the one RE2's leftmost-first
     search chose; each rule's own expression (few groups, so Python's engine is quick)
     says which part to mask. Should the engines ever disagree, RE2 decides.
     """
-    for i in _CANDIDATES[data[start]]:
-        m = _RULE_RX[i].match(data, start, end)
+    for i in eng.candidates[data[start]]:
+        m = eng.rules[i].match(data, start, end)
         if m is None:
             continue
         if m.end() != end:
             break
-        if "sec" in _RULE_RX[i].groupindex:
+        if "sec" in eng.rules[i].groupindex:
             s0, s1 = m.span("sec")
         else:
             s0, s1 = start, end
         return i, s0, s1
-    m2 = _RULE_GROUPS_RX2.fullmatch(data, start, end)
+    m2 = eng.grouped.fullmatch(data, start, end)
     if m2 is None:
         return None
-    i = next(j for j, (g, _) in enumerate(_GROUP_NUMBERS) if m2.start(g) >= 0)
-    gsec = _GROUP_NUMBERS[i][1]
+    i = next(j for j, (g, _) in enumerate(eng.group_numbers) if m2.start(g) >= 0)
+    gsec = eng.group_numbers[i][1]
     s0, s1 = m2.span(gsec) if gsec >= 0 else (-1, -1)
     if s0 < 0:
         s0, s1 = start, end
@@ -453,10 +462,11 @@ def _groups_at(data: bytes, start: int, end: int) -> tuple[int, int, int] | None
 def _scan(data: bytes) -> list[tuple[str, int, int]]:
     """(kind, start, end) byte spans of the secrets in UTF-8 ``data``, in order."""
     out: list[tuple[str, int, int]] = []
-    if _TRIGGER_RX.search(data) is None:
+    eng = _engine()
+    if eng.trigger.search(data) is None:
         return out
     pos, n = 0, len(data)
-    search = _SPAN_RX.search
+    search = eng.span.search
     # After a near miss the scan looks again one character on, so a secret inside the
     # miss is still found. Text built of nested near misses (``sk-sk-sk-…``) would
     # make that quadratic; past a budget proportional to the text, it moves on instead.
@@ -466,7 +476,7 @@ def _scan(data: bytes) -> list[tuple[str, int, int]]:
         if m is None:
             break
         start, end = m.span()
-        found = _groups_at(data, start, end) if end > start else None
+        found = _groups_at(eng, data, start, end) if end > start else None
         kind, s0, s1 = None, start, end
         if found is not None:
             i, s0, s1 = found
