@@ -93,22 +93,7 @@ def prepare(decisions: Any, *, taxonomy: Taxonomy) -> pl.DataFrame:
     elif not isinstance(sig_dtype, pl.List) or sig_dtype.inner not in (pl.Utf8, pl.Null):
         raise InputError(f"decisions: column 'signals' must be a list of strings, got {sig_dtype}")
     else:
-        cols.append(
-            pl.col("signals")
-            .cast(pl.List(pl.Utf8))
-            .fill_null([])
-            .list.eval(
-                pl.element()
-                .str.strip_chars()
-                .str.to_lowercase()
-                .str.replace_all(r"[\s_]+", "-")
-                .str.replace_all(r"-{2,}", "-")
-                .str.strip_chars("-")
-            )
-            .list.eval(pl.element().filter(pl.element().str.len_chars() > 0))
-            .list.unique(maintain_order=True)
-            .alias("signals")
-        )
+        cols.append(pl.col("signals").cast(pl.List(pl.Utf8)).fill_null([]).alias("signals"))
     action = pl.col("user_action").cast(pl.Utf8)
     silent = taxonomy.event_family == "pre-execution"
     if silent:
@@ -137,6 +122,7 @@ def prepare(decisions: Any, *, taxonomy: Taxonomy) -> pl.DataFrame:
     cols.append(opt.alias("opt_out"))
     cols.append(pl.col("text").cast(pl.Utf8) if "text" in df.columns else pl.lit(None, dtype=pl.Utf8).alias("text"))
     out = df.select(cols)
+    out = out.with_columns(signals=_normalised_lists(out["signals"]))
     out = out.with_columns(
         agree_row=pl.col("user_action").is_not_null() & ~pl.col("opt_out"),
     )
@@ -145,6 +131,25 @@ def prepare(decisions: Any, *, taxonomy: Taxonomy) -> pl.DataFrame:
         implied_bucket=pl.when(pl.col("agree_row")).then(pl.col("implied_bucket")).otherwise(None)
     )
     return out
+
+
+def _normalised_lists(signals: pl.Series) -> pl.Series:
+    """Each list of signal names normalised and de-duplicated (order kept).
+
+    Telemetry repeats a few distinct lists millions of times, so each distinct list is
+    normalised once (:func:`failtax.evidence.normalise_signal_name`) and joined back.
+    """
+    from failtax.evidence import normalise_signal_name
+
+    keys = signals.list.join(SEP)
+    frame = pl.DataFrame({"_k": keys})
+    uniq = frame.unique("_k", maintain_order=True)
+    fixed = []
+    for k in uniq["_k"].to_list():
+        names = [normalise_signal_name(x) for x in k.split(SEP)] if k else []
+        fixed.append(list(dict.fromkeys(x for x in names if x)))
+    lut = uniq.with_columns(_s=pl.Series(fixed, dtype=pl.List(pl.Utf8)))
+    return frame.join(lut, on="_k", how="left", maintain_order="left")["_s"].alias("signals")
 
 
 def is_text_rule(rule: ExtractRule) -> bool:
@@ -239,8 +244,8 @@ def _text_signals_batch(texts: pl.Series, table: RuleTable) -> tuple[np.ndarray,
 
 def with_signal_sets(frame: pl.DataFrame, table: RuleTable, *, use_text: bool) -> pl.DataFrame:
     """Add ``sigkey``: each event's signal set (named + found in text), sorted and joined."""
-    # (list.sort on strings is slow in polars; the few distinct combinations are sorted below)
-    named = frame["signals"].list.unique(maintain_order=True).list.join(SEP)
+    # (prepare() de-duplicated the names; the few distinct combinations are sorted below)
+    named = frame["signals"].list.join(SEP)
     if use_text and text_rules(table) and frame["text"].null_count() < frame.height:
         tpat, patterns = text_signal_patterns(frame["text"], table)
     else:
