@@ -146,3 +146,16 @@ def test_cli_tune_prints_changes_backtest_diff_and_exports(simulated, tmp_path):
     assert load_table(target).route != load_table("replay").route
     bad = subprocess.run([*CLI, "tune", "--taxonomy", "replay"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--telemetry" in bad.stderr
+
+
+def test_a_hand_made_table_is_exported_with_provenance_from_the_decisions(tmp_path):
+    df = data()
+    base = load_table("replay")
+    edited = base.replace(route=base.route[1:])  # a person removed the first route
+    res = export_table(edited, tmp_path / "edited.toml", decisions=df, created="2026-12-02")
+    prov = dict(res.table.provenance)
+    assert res.table.version == "1.1.0" and prov["source"] == "failtax export"
+    assert prov["events"] == 3000 and prov["decided"] == res.replay.decisions
+    assert prov["agreement_before"].startswith(f"{res.replay.before.value:.4f}")
+    assert [c.kind for c in res.diff.changes] == ["removed"]
+    assert res.replay.n_moved == prov["events_moved"] > 0
