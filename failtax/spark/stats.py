@@ -7,10 +7,10 @@ intervals and tests from :mod:`failtax.analysis.stats`. No raw event reaches the
 (apart from the handful of example events per signal).
 
 - :func:`measure_agreement` ≡ :func:`failtax.analysis.measure_agreement`: one
-  grouping-sets aggregation for the overall row and the slices, one for signals (an
-  event counts once under each of its signals), one for label pairs; latency medians and
-  90th percentiles from the exact order statistics (found in the cluster by a running
-  count over the distinct latencies), interpolated as polars does.
+  grouping-sets aggregation for the overall row, the slices and the label pairs, one for
+  signals (an event counts once under each of its signals); latency medians and 90th
+  percentiles from the exact order statistics (found in the cluster by a running count
+  over the distinct latencies), interpolated as polars does.
 - :func:`find_misleading_signals` ≡ :func:`failtax.analysis.find_misleading_signals`:
   each executor reclassifies its events' evidence under the table
   (:func:`failtax.analysis.reclassify`, per record batch); the cluster counts events per
@@ -207,7 +207,12 @@ def linear_quantile(lower: float, upper: float, n: int, q: float) -> float:
 
 
 def _latency(df: Any, *, by_taxonomy: bool, template: pl.DataFrame) -> pl.DataFrame:
-    """:func:`failtax.analysis.summarize_latency` from per-group counts and order statistics."""
+    """:func:`failtax.analysis.summarize_latency` from per-group sizes and exact order statistics.
+
+    One aggregation: per group, the distinct latencies with their counts, a running count
+    over them, and only the latencies at the ranks ``floor``/``ceil`` of ``q·(n−1)`` for
+    ``q`` = 0.5 and 0.9 reach the driver (at most four per group).
+    """
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
@@ -220,38 +225,32 @@ def _latency(df: Any, *, by_taxonomy: bool, template: pl.DataFrame) -> pl.DataFr
         .filter(F.col("outcome").isNotNull())
         .select(*keys, "latency_s")
     )
-    hist = rows.groupBy(*keys, "latency_s").agg(F.count(F.lit(1)).alias("k")).cache()
-    try:
-        sizes = _to_polars(hist.groupBy(*keys).agg(F.sum("k").alias("n")))
-        if sizes.height == 0:
-            return template.clear()
-        # The ranks (0-based) each group needs: floor and ceil of q·(n−1) for the median and p90.
-        want = []
-        for rec in sizes.iter_rows(named=True):
-            n = int(rec["n"])
-            for q in (0.5, 0.9):
-                idx = (n - 1) * q
-                for r in {math.floor(idx), math.ceil(idx)}:
-                    want.append({**{k: rec[k] for k in keys}, "rank": int(r)})
-        spark = df.sparkSession
-        want_df = spark.createDataFrame(want, schema=", ".join([*(f"`{k}` string" for k in keys), "rank long"]))
-        w = Window.partitionBy(*keys).orderBy("latency_s").rowsBetween(Window.unboundedPreceding, Window.currentRow)
-        cum = hist.withColumn("_end", F.sum("k").over(w)).withColumn("_start", F.col("_end") - F.col("k"))
-        cond = [cum[k].eqNullSafe(want_df[k]) for k in keys] + [
-            want_df["rank"] >= cum["_start"], want_df["rank"] < cum["_end"]]
-        picked = _to_polars(cum.join(F.broadcast(want_df), on=cond).select(*[cum[k] for k in keys], "rank", "latency_s"))
-    finally:
-        hist.unpersist()
-    at = {(tuple(r[k] for k in keys), r["rank"]): r["latency_s"] for r in picked.iter_rows(named=True)}
+    hist = rows.groupBy(*keys, "latency_s").agg(F.count(F.lit(1)).alias("k"))
+    upto = Window.partitionBy(*keys).orderBy("latency_s").rowsBetween(Window.unboundedPreceding, Window.currentRow)
+    whole = Window.partitionBy(*keys)
+    cum = (hist.withColumn("_end", F.sum("k").over(upto)).withColumn("_n", F.sum("k").over(whole))
+           .withColumn("_start", F.col("_end") - F.col("k")))
+    ranks = [F.floor((F.col("_n") - 1) * q) for q in (0.5, 0.9)] + [F.ceil((F.col("_n") - 1) * q) for q in (0.5, 0.9)]
+    hit = None
+    for r in ranks:
+        cond = (r >= F.col("_start")) & (r < F.col("_end"))
+        hit = cond if hit is None else hit | cond
+    picked = _to_polars(cum.filter(hit).select(*keys, "latency_s", "_start", "_end", "_n"))
+    if picked.height == 0:
+        return template.clear()
     out = []
-    for rec in sizes.iter_rows(named=True):
-        key = tuple(rec[k] for k in keys)
-        n = int(rec["n"])
+    for key, g in picked.sort([*keys, "latency_s"]).group_by(keys, maintain_order=True):
+        n = int(g["_n"][0])
+        spans = list(zip(g["_start"].to_list(), g["_end"].to_list(), g["latency_s"].to_list(), strict=True))
+
+        def at(rank: int) -> float:
+            return next(v for a, z, v in spans if a <= rank < z)
+
         vals = {}
         for q in (0.5, 0.9):
             idx = (n - 1) * q
-            vals[q] = linear_quantile(at[(key, math.floor(idx))], at[(key, math.ceil(idx))], n, q)
-        out.append({**{k: rec[k] for k in keys}, "n": n, "median_s": vals[0.5], "p90_s": vals[0.9]})
+            vals[q] = linear_quantile(at(math.floor(idx)), at(math.ceil(idx)), n, q)
+        out.append({**dict(zip(keys, key, strict=True)), "n": n, "median_s": vals[0.5], "p90_s": vals[0.9]})
     frame = pl.DataFrame(out, schema={**{k: pl.String for k in keys}, "n": pl.Int64, "median_s": pl.Float64,
                                       "p90_s": pl.Float64})
     return frame.sort(keys).select([pl.col(c).cast(t) for c, t in template.schema.items()])
@@ -335,8 +334,8 @@ def measure_agreement(
     AgreementReport with the same rows, counts, rates and intervals as the local
     function on the same decisions (counts as Int64).
 
-    Tips: cache ``decisions`` first when it is read from slow storage; this runs four
-    small aggregations over it.
+    Tips: cache ``decisions`` first when it is read from slow storage; this runs three
+    aggregations over it (slices and label pairs, signals, latency).
     """
     from pyspark.sql import functions as F
 
@@ -355,7 +354,8 @@ def measure_agreement(
 
     # ---- overall and the plain slices: one grouping-sets aggregation
     plain = [s for s in slices if s != "signal"]
-    sets: list[tuple[str, ...]] = [(), ("taxonomy",), *(SLICES[s] for s in plain)]
+    pair_keys = ("taxonomy", "implied_bucket", "ai_bucket")  # label pairs: n_labelled of this set
+    sets: list[tuple[str, ...]] = [(), ("taxonomy",), pair_keys, *(SLICES[s] for s in plain)]
     sets = list(dict.fromkeys(sets))
     cols = list(dict.fromkeys(k for ks in sets for k in ks))
     grouped = df.groupingSets([[F.col(c) for c in ks] for ks in sets], *[F.col(c) for c in cols])
@@ -383,9 +383,8 @@ def measure_agreement(
             out_slices[s] = _slice_frame(part(SLICES[s]), SLICES[s], min_count, template)
 
     # ---- label scores from pair counts
-    pairs = _to_polars(df.filter(F.col("implied_bucket").isNotNull())
-                       .groupBy("taxonomy", F.col("implied_bucket").alias("t"), F.col("ai_bucket").alias("p"))
-                       .agg(F.count(F.lit(1)).alias("n")))
+    pairs = part(pair_keys).filter(pl.col("implied_bucket").is_not_null()).select(
+        "taxonomy", pl.col("implied_bucket").alias("t"), pl.col("ai_bucket").alias("p"), pl.col("n_labelled").alias("n"))
     scores = tuple(
         label_scores_from_counts(pairs.filter(pl.col("taxonomy") == tax), taxonomy=tax,
                                  labels=load_taxonomy(tax).bucket_names)

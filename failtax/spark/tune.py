@@ -175,6 +175,14 @@ def _design(counts: pl.DataFrame, taxonomy: Any) -> Any:
     return design.with_counts(weighted)
 
 
+def _check_countable(tuner: TableTuner) -> None:
+    method = getattr(tuner, "suspect_method", "week")
+    if tuner.drop_suspect_labels and method != "week":
+        raise InputError(
+            f"suspect_method={method!r} (confident learning) assigns folds by row position and cannot be fitted "
+            "from counts; use suspect_method='week' or drop_suspect_labels=False")
+
+
 def fit_counts(tuner: TableTuner, counts: pl.DataFrame) -> TableTuner:
     """Fit ``tuner`` on group counts (:func:`count_signal_sets`) exactly as ``fit`` on the events.
 
@@ -208,11 +216,7 @@ def fit_counts(tuner: TableTuner, counts: pl.DataFrame) -> TableTuner:
     missing = [c for c in (*GROUP_KEYS, "n", "ts_min", "ts_max") if c not in counts.columns]
     if missing:
         raise InputError(f"counts: missing column(s) {', '.join(missing)} (see failtax.spark.count_signal_sets)")
-    method = getattr(tuner, "suspect_method", "week")
-    if tuner.drop_suspect_labels and method != "week":
-        raise InputError(
-            f"suspect_method={method!r} (confident learning) assigns folds by row position and cannot be fitted "
-            "from counts; use suspect_method='week' or drop_suspect_labels=False")
+    _check_countable(tuner)
     tuner._check_params()
     tax, base = _resolve(tuner.taxonomy, tuner.base_table)
     counts = counts.filter(pl.col("n") > 0)
@@ -267,6 +271,8 @@ def tune_table(decisions: Any, *, taxonomy: str, **params: Any) -> TableTuner:
     if "suspect_method" in inspect.signature(TableTuner).parameters:
         params.setdefault("suspect_method", "week")
     tuner = TableTuner(taxonomy, **params)
+    _check_countable(tuner)
+    tuner._check_params()
     counts = count_signal_sets(decisions, taxonomy=load_taxonomy(taxonomy).name, table=tuner.base_table,
                                use_text=tuner.use_text)
     return fit_counts(tuner, counts)
