@@ -693,7 +693,7 @@ def report_cmd(telemetry: tuple[str, ...], db: str | None, taxonomy: str | None,
     checkout) and writes report/index.html (plots embedded, readable offline),
     report/summary.json (every number) and report/summary.md (for CI logs), plus
     report/tables/TAXONOMY.toml for each taxonomy with proposed changes.
-    Steps: load, agreement, rules, signals, tune, backtest, moves, plots, write.
+    Steps: load, agreement, rules, signals, tune (with backtests), moves, plots, write.
     The previous report is replaced only once every step has succeeded.
 
     \b

@@ -30,20 +30,43 @@ def _run(args: list[str], cwd: Path, *, timeout: float = 240) -> subprocess.Comp
     return subprocess.run([*CMD, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
 
 
+def _shared_dir(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder all test workers of this session share (pytest-xdist), else a fresh one."""
+    if hasattr(request.config, "workerinput"):
+        return tmp_path_factory.getbasetemp().parent
+    return tmp_path_factory.getbasetemp()
+
+
 @pytest.fixture(scope="module")
-def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def shared_runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    """Simulated telemetry and one ``failtax report`` with no arguments, made once per
+    session even when several workers run these tests (the others wait and reuse it)."""
+    import fcntl
+
+    root = _shared_dir(request, tmp_path_factory) / "report-checkout"
+    root.mkdir(exist_ok=True)
+    with open(root.parent / "report-checkout.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = root / "run.json"
+        if not done.exists():
+            r = _run(["simulate", "--out", "data", "--events", "1500", "--weeks", "8", "--seed", "11"], root)
+            assert r.returncode == 0, r.stderr
+            r = _run(["report"], root)  # no arguments: finds ./data, writes ./report
+            done.write_text(json.dumps({"returncode": r.returncode, "stdout": r.stdout, "stderr": r.stderr}))
+    run = json.loads(done.read_text())
+    return root, subprocess.CompletedProcess(["failtax", "report"], run["returncode"], run["stdout"], run["stderr"])
+
+
+@pytest.fixture(scope="module")
+def checkout(shared_runs) -> Path:
     """A folder with ``data/`` holding simulated telemetry (all families, planted defects)."""
-    root = tmp_path_factory.mktemp("checkout")
-    r = _run(["simulate", "--out", "data", "--events", "1500", "--weeks", "8", "--seed", "11"], root)
-    assert r.returncode == 0, r.stderr
-    return root
+    return shared_runs[0]
 
 
 @pytest.fixture(scope="module")
-def default_run(checkout: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
+def default_run(shared_runs) -> tuple[subprocess.CompletedProcess[str], Path]:
     """``failtax report`` with no arguments, run from the checkout."""
-    r = _run(["report"], checkout)
-    return r, checkout / "report"
+    return shared_runs[1], shared_runs[0] / "report"
 
 
 def _pngs(html: str) -> list[tuple[str, bytes]]:
@@ -85,8 +108,8 @@ def test_no_arguments_writes_one_self_contained_page_with_every_plot(default_run
     assert r.returncode == 0, r.stderr
     assert sorted(p.name for p in out.iterdir() if p.is_file()) == ["index.html", "summary.json", "summary.md"]
     # Progress named every step on stderr, and no traceback anywhere.
-    for i, step in enumerate(("load", "agreement", "rules", "signals", "tune", "backtest", "moves", "plots", "write"), 1):
-        assert f"step {i}/9 {step}" in r.stderr
+    for i, step in enumerate(("load", "agreement", "rules", "signals", "tune", "moves", "plots", "write"), 1):
+        assert f"step {i}/8 {step}" in r.stderr
     assert "Traceback" not in r.stderr
     html = (out / "index.html").read_text(encoding="utf-8")
     pngs = _pngs(html)
@@ -222,14 +245,14 @@ def test_a_run_killed_midway_leaves_the_previous_report_intact(default_run, chec
         deadline = time.monotonic() + 180
         for line in proc.stderr:
             seen.append(line)
-            if "step 8/9 plots" in line:  # everything computed, nothing written yet
+            if "step 7/8 plots" in line:  # everything computed, nothing written yet
                 proc.send_signal(signal.SIGKILL)
                 break
             assert time.monotonic() < deadline, "the report never reached its plots step"
     finally:
         proc.kill()
         proc.wait()
-    assert any("step 8/9 plots" in s for s in seen), "".join(seen)
+    assert any("step 7/8 plots" in s for s in seen), "".join(seen)
     assert proc.returncode == -signal.SIGKILL
     assert _tree(out) == before
     assert not list(out.parent.glob(".report.*"))  # no half-written folder left beside it either
@@ -251,3 +274,16 @@ def test_report_help_documents_options_and_exit_codes() -> None:
     for opt in ("--telemetry", "--db", "--taxonomy", "--since", "--out", "--fail-under", "--min-recognition",
                 "--no-progress", "Exit codes"):
         assert opt in r.stdout
+
+
+def test_parallel_fits_equal_fits_in_this_process(checkout: Path) -> None:
+    from failtax.report import load_decisions
+    from failtax.report.tuning import fit_tuners_and_backtests
+
+    decisions = load_decisions(telemetry=str(checkout / "data"), taxonomy="replay").decisions
+    serial = fit_tuners_and_backtests(decisions, taxonomies=["replay"], n_cutoffs=2, n_jobs=1)
+    workers = fit_tuners_and_backtests(decisions, taxonomies=["replay"], n_cutoffs=2, n_jobs=2, min_rows_parallel=0)
+    assert workers[0]["replay"].table_ == serial[0]["replay"].table_
+    assert [str(c) for c in workers[0]["replay"].watch_] == [str(c) for c in serial[0]["replay"].watch_]
+    assert workers[1] == serial[1]
+    assert len(serial[1]["replay"]["cutoffs"]) == 2

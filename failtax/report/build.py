@@ -11,8 +11,9 @@ agreement   agreement overall, per taxonomy and per week; kappa, macro-F1, confu
 rules       re-classify every event under the shipped table (batch engine); rule
             coverage and accuracy, unknown signals, recognition rate per week
 signals     misleading signals: match rate vs baseline, lift per bucket, examples
-tune        fit :class:`~failtax.tune.TableTuner` per taxonomy: proposed changes, watch list
-backtest    fit on earlier weeks, score on later ones (rolling cut-offs)
+tune        fit :class:`~failtax.tune.TableTuner` per taxonomy (proposed changes, watch
+            list) and backtest it: fit on earlier weeks, score on later ones, at three
+            cut-offs; the fits run in parallel worker processes on large data
 moves       re-classify under the proposed table (batch engine): events moving buckets
 plots       the seven figures
 write       ``index.html``, ``summary.json``, ``summary.md`` (+ proposed tables), atomically
@@ -58,7 +59,7 @@ __all__ = [
     "suggestion_taxonomies",
 ]
 
-STEPS = ("load", "agreement", "rules", "signals", "tune", "backtest", "moves", "plots", "write")
+STEPS = ("load", "agreement", "rules", "signals", "tune", "moves", "plots", "write")
 
 #: The decisions columns the report reads (``metadata`` is left in the database).
 REPORT_COLUMNS = (
@@ -391,18 +392,10 @@ def _step_signals(w: _Work) -> None:
 
 
 def _step_tune(w: _Work) -> None:
-    from failtax.tune import TableTuner
+    from failtax.report.tuning import fit_tuners_and_backtests
 
-    df = w.loaded.decisions
-    for tax in suggestion_taxonomies(w.loaded.taxonomies):
-        sub = df.filter(pl.col("taxonomy") == tax)
-        w.tuners[tax] = TableTuner(tax, cv=None, random_state=0).fit(sub)
-
-
-def _step_backtest(w: _Work) -> None:
-    from failtax.report.tuning import run_backtests
-
-    w.backtests = run_backtests(w.loaded.decisions, taxonomies=suggestion_taxonomies(w.loaded.taxonomies))
+    w.tuners, w.backtests = fit_tuners_and_backtests(
+        w.loaded.decisions, taxonomies=suggestion_taxonomies(w.loaded.taxonomies), random_state=0)
 
 
 def _step_moves(w: _Work) -> None:
@@ -513,8 +506,6 @@ def build_report(
             _step_signals(w)
         with _step(prog, "tune"):
             _step_tune(w)
-        with _step(prog, "backtest"):
-            _step_backtest(w)
         with _step(prog, "moves"):
             _step_moves(w)
         with _step(prog, "plots"):

@@ -20,7 +20,7 @@ import polars as pl
 
 from failtax.errors import InputError
 
-__all__ = ["backtest_cutoffs", "backtest_rows", "run_backtests"]
+__all__ = ["backtest_cutoffs", "backtest_rows", "fit_tuners_and_backtests", "run_backtests"]
 
 
 def backtest_cutoffs(decisions: pl.DataFrame, *, n_cutoffs: int = 3, min_train_weeks: int = 3) -> list[datetime]:
@@ -45,9 +45,127 @@ def backtest_cutoffs(decisions: pl.DataFrame, *, n_cutoffs: int = 3, min_train_w
     return sorted(c for c in out if c >= earliest)
 
 
+#: Below this many decisions, fits run in this process (a worker costs ~2 s to start).
+PARALLEL_MIN_ROWS = 200_000
+
+
+def _backtest_row(bt: Any, cut: datetime) -> dict[str, Any]:
+    return {
+        "cutoff": cut.date(), "n": bt.before.n,
+        "old_rate": bt.before.value, "old_low": bt.before.low, "old_high": bt.before.high,
+        "new_rate": bt.after.value, "new_low": bt.after.low, "new_high": bt.after.high,
+        "gain": bt.gain, "gain_low": bt.gain_low, "gain_high": bt.gain_high,
+        "n_changes": len(bt.changes), "moved": bt.moved, "recommended": bt.recommend, "reason": bt.reason,
+    }
+
+
+def _fit(job: tuple[str, str, datetime | None], frame: pl.DataFrame, random_state: int) -> Any:
+    """One fit: ``("tune", tax, None)`` → a fitted TableTuner; ``("backtest", tax, cut)`` →
+    a backtest row (None when there is nothing to judge)."""
+    from failtax.tune import TableTuner
+    from failtax.tune.backtest import backtest
+
+    kind, tax, cut = job
+    if kind == "tune":
+        return TableTuner(tax, cv=None, random_state=random_state).fit(frame)
+    try:
+        bt = backtest(frame, cutoff=cut, taxonomy=tax, random_state=random_state)
+    except InputError:
+        return None  # nothing to fit on before this cut-off
+    return _backtest_row(bt, cut) if bt.before.n else None
+
+
+_FRAMES: dict[str, str] = {}
+
+
+def _worker_init(paths: dict[str, str]) -> None:
+    _FRAMES.update(paths)
+
+
+def _worker_fit(args: tuple[tuple[str, str, datetime | None], int]) -> Any:
+    job, random_state = args
+    frame = pl.read_ipc(_FRAMES[job[1]])
+    return _fit(job, frame, random_state)
+
+
+def fit_tuners_and_backtests(
+    decisions: pl.DataFrame,
+    *,
+    taxonomies: Sequence[str],
+    n_cutoffs: int = 3,
+    random_state: int = 0,
+    n_jobs: int | None = None,
+    min_rows_parallel: int = PARALLEL_MIN_ROWS,
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """Fit the tuner on every taxonomy and backtest it at a few cut-offs, in parallel when large.
+
+    Every fit is independent, so with more than ``min_rows_parallel`` decisions they run
+    in ``n_jobs`` worker processes (default: the CPUs available, at most 4), started
+    fresh (``spawn``: polars and the tuner's thread pools do not survive a fork), each
+    reading its taxonomy's decisions from an Arrow file written once. The results are
+    the same as fitting one after another here.
+
+    Parameters
+    ----------
+    decisions : the decisions (polars) the report covers.
+    taxonomies : taxonomies to tune and backtest.
+    n_cutoffs : backtest cut-offs per taxonomy (see :func:`backtest_cutoffs`).
+    random_state : passed to every fit.
+    n_jobs : worker processes (``1``: fit here).
+    min_rows_parallel : fit here below this many decisions.
+
+    Returns
+    -------
+    (tuners, backtests)
+        ``tuners``: taxonomy → fitted :class:`~failtax.tune.TableTuner`; ``backtests``:
+        taxonomy → the headline (last) cut-off's numbers with ``reason`` and
+        ``cutoffs`` (one row per cut-off), as :func:`run_backtests` returns.
+    """
+    import multiprocessing as mp
+    import os
+    import tempfile
+
+    frames = {tax: decisions.filter(pl.col("taxonomy") == tax) for tax in taxonomies}
+    jobs: list[tuple[str, str, datetime | None]] = []
+    for tax in taxonomies:
+        jobs.append(("tune", tax, None))
+    for tax in taxonomies:
+        jobs += [("backtest", tax, cut) for cut in backtest_cutoffs(frames[tax], n_cutoffs=n_cutoffs)]
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    workers = min(n_jobs or min(cpus, 4), len(jobs))
+    if workers <= 1 or decisions.height < min_rows_parallel:
+        results = [_fit(job, frames[job[1]], random_state) for job in jobs]
+    else:
+        with tempfile.TemporaryDirectory(prefix="failtax-report-fits-") as tmp:
+            paths = {}
+            for tax, frame in frames.items():
+                paths[tax] = os.path.join(tmp, f"{tax}.arrow")
+                frame.drop([c for c in ("metadata",) if c in frame.columns]).write_ipc(paths[tax])
+            # Largest fits first, so the workers finish together.
+            order = sorted(range(len(jobs)), key=lambda i: (jobs[i][0] != "tune", -frames[jobs[i][1]].height))
+            with mp.get_context("spawn").Pool(workers, initializer=_worker_init, initargs=(paths,)) as pool:
+                done = pool.map(_worker_fit, [(jobs[i], random_state) for i in order], chunksize=1)
+            results = [None] * len(jobs)
+            for i, r in zip(order, done, strict=True):
+                results[i] = r
+    tuners: dict[str, Any] = {}
+    rows: dict[str, list[dict[str, Any]]] = {tax: [] for tax in taxonomies}
+    for (kind, tax, _cut), r in zip(jobs, results, strict=True):
+        if kind == "tune":
+            tuners[tax] = r
+        elif r is not None:
+            rows[tax].append(r)
+    backtests = {}
+    for tax, rs in rows.items():
+        if rs:
+            rs.sort(key=lambda r: r["cutoff"])
+            backtests[tax] = {**{k: v for k, v in rs[-1].items()}, "cutoffs": rs}
+    return tuners, backtests
+
+
 def run_backtests(decisions: pl.DataFrame, *, taxonomies: Sequence[str], n_cutoffs: int = 3,
                   random_state: int = 0) -> dict[str, dict[str, Any]]:
-    """Backtest the tuner per taxonomy at a few cut-offs.
+    """Backtest the tuner per taxonomy at a few cut-offs (in this process).
 
     Parameters
     ----------
@@ -64,30 +182,13 @@ def run_backtests(decisions: pl.DataFrame, *, taxonomies: Sequence[str], n_cutof
         "recommended", "reason", "cutoffs": [rows …]}``: the headline (last) cut-off's
         numbers and one row per cut-off. A taxonomy with too few weeks is left out.
     """
-    from failtax.tune.backtest import backtest
-
     out: dict[str, dict[str, Any]] = {}
     for tax in taxonomies:
         sub = decisions.filter(pl.col("taxonomy") == tax)
-        rows = []
-        last = None
-        for cut in backtest_cutoffs(sub, n_cutoffs=n_cutoffs):
-            try:
-                bt = backtest(sub, cutoff=cut, taxonomy=tax, random_state=random_state)
-            except InputError:
-                continue  # nothing to fit on before this cut-off
-            if bt.before.n == 0:
-                continue
-            last = bt
-            rows.append({
-                "cutoff": cut.date(), "n": bt.before.n,
-                "old_rate": bt.before.value, "old_low": bt.before.low, "old_high": bt.before.high,
-                "new_rate": bt.after.value, "new_low": bt.after.low, "new_high": bt.after.high,
-                "gain": bt.gain, "gain_low": bt.gain_low, "gain_high": bt.gain_high,
-                "n_changes": len(bt.changes), "moved": bt.moved, "recommended": bt.recommend,
-            })
-        if rows and last is not None:
-            out[tax] = {**rows[-1], "reason": last.reason, "cutoffs": rows}
+        rows = [r for cut in backtest_cutoffs(sub, n_cutoffs=n_cutoffs)
+                if (r := _fit(("backtest", tax, cut), sub, random_state)) is not None]
+        if rows:
+            out[tax] = {**rows[-1], "cutoffs": rows}
     return out
 
 
