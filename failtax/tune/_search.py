@@ -10,7 +10,12 @@ wins/losses restricts the evidence to the latest weeks when the change's directi
 (drift). A candidate is accepted when its labelled support, its Bonferroni-adjusted
 one-sided binomial p-value, its gain and the lower bound of its Newcombe interval all pass;
 the best accepted candidate is applied and the next round starts from the new table,
-because edits interact through route order.
+because edits interact through route order. Edits of the same events whose gains differ
+by no more than sampling noise are tied, and a tie goes to the smallest change: a route
+for a signal combination placed where that combination is decided now, a re-routed
+signal placed where it was decided (an unknown one at the end), before edits that
+change a signal's precedence, drop it, or move or remove whole routes. What the data
+cannot tell apart is thus left as it was.
 """
 
 from __future__ import annotations
