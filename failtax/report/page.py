@@ -58,7 +58,8 @@ def render_html(summary: Mapping[str, Any], figures: list[tuple[str, str, Any]],
         page.banner("Check failed: " + "; ".join(checks["failed"]), tone="bad", key="checks")
     elif checks.get("thresholds"):
         page.banner("Checks passed: " + "; ".join(checks.get("passed", [])), tone="good", key="checks")
-    page.links(_SECTIONS + ([("preexec", "Pre-execution overrides")] if summary.get("preexec") else []))
+    page.links(_SECTIONS[:-1] + ([("preexec", "Pre-execution overrides")] if summary.get("preexec") else [])
+               + _SECTIONS[-1:])
     keys = key_numbers(summary)
     taxes = tuple(f"{t}." for t in summary.get("taxonomies", {}))
     head = [k for k in keys if not k.key.startswith(taxes)] if taxes else keys

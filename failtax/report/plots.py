@@ -381,14 +381,15 @@ def plot_signal_lift(findings: Sequence[Any], *, top: int = 8) -> Figure:
     ax = fig.add_subplot()
     y = np.arange(len(rows))[::-1]
     role_colour = {"routed": "#0072B2", "people chose": "#E69F00"}
+    floor = 0.02  # a lift of 0 (the bucket never chosen) is drawn at the left edge
     for yi, r in zip(y, rows, strict=True):
         c = role_colour[r["role"]]
         lo = r["lo"] if r["lo"] is not None and math.isfinite(r["lo"]) else r["lift"]
         hi = r["hi"] if r["hi"] is not None and math.isfinite(r["hi"]) else r["lift"]
-        ax.plot([max(lo, 1e-3), max(hi, 1e-3)], [yi, yi], color=c, linewidth=2)
-        ax.plot(max(r["lift"], 1e-3), yi, marker="o" if r["role"] == "routed" else "s", color=c, markersize=6,
+        ax.plot([max(lo, floor), max(hi, floor)], [yi, yi], color=c, linewidth=2)
+        ax.plot(max(r["lift"], floor), yi, marker="o" if r["role"] == "routed" else "s", color=c, markersize=6,
                 markeredgecolor="white")
-        ax.annotate(f"{r['lift']:.2f}×", (max(hi, 1e-3), yi), xytext=(4, 0), textcoords="offset points",
+        ax.annotate(f"{r['lift']:.2f}×", (max(hi, floor), yi), xytext=(4, 0), textcoords="offset points",
                     va="center", fontsize=7, color="#5b6577")
     labels = []
     for r in rows:
@@ -401,6 +402,7 @@ def plot_signal_lift(findings: Sequence[Any], *, top: int = 8) -> Figure:
             lab.set_color("#b3261e")
     ax.axvline(1.0, color=_GREY, linestyle="--", linewidth=1)
     ax.set_xscale("log")
+    ax.set_xlim(left=floor * 0.8)
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}×"))
     ax.set_xlabel("lift = P(bucket | signal) / P(bucket), 95% interval (log scale; 1× = no information)")
     ax.set_title("Per-signal lift, most misleading signals first", loc="left", fontsize=11)
