@@ -1,7 +1,7 @@
 """Resolving rows of a batch: scan, rules, signals, routes (private; see :mod:`failtax.batch`).
 
 :func:`run` splits the rows into parts (forked processes on Linux for large inputs)
-and :func:`run_part` resolves one part block by block: one literal scan per buffer,
+and ``_run_part`` resolves one part block by block: one literal scan per buffer,
 group hits into a rows × groups matrix, rules into a rows × rules matrix, signals into
 a rows × signals matrix with their order, and the first route that holds. Regexes run
 on RE2 only where a prefilter says they may match; the matched line, captured facts
@@ -55,7 +55,6 @@ class Part:
     overrides: dict[int, tuple[str, str]]  # rendered (title, detail)
     located: dict[int, tuple[Any, Any]]  # (source_file, source_line)
     facts: dict[int, dict[str, str]] = field(default_factory=dict)
-    failed: list[int] = field(default_factory=list)  # absolute rows to classify one by one
     maybe_secret: np.ndarray | None = None  # rows whose text may hold a secret to mask
     signal_matrix: np.ndarray | None = None
     rule_matrix: np.ndarray | None = None
@@ -63,6 +62,8 @@ class Part:
 
 @dataclass(frozen=True)
 class Want:
+    """What the caller needs besides buckets and signals."""
+
     classifications: bool = False
     signal_matrix: bool = False
     rule_matrix: bool = False
@@ -222,7 +223,6 @@ def _lines_at(texts: _Texts, rows: list[int], pos: list[int]) -> list[str]:
 
 def _run_part(plan: Plan, cols: Columns, lo: int, hi: int, want: Want) -> Part:
     m = hi - lo
-    failed: list[int] = []
     buffers = cols.buffers
     row_buf = cols.row_buf[lo:hi].copy()
     row_start = cols.row_start[lo:hi]
@@ -245,7 +245,7 @@ def _run_part(plan: Plan, cols: Columns, lo: int, hi: int, want: Want) -> Part:
     n_tsig = len(plan.signals)
     n_sig = n_tsig + len(cols.vocab_extra)
     extra_index = {s: n_tsig + k for k, s in enumerate(cols.vocab_extra)}
-    skip = {i - lo for i in cols.python_rows if lo <= i < hi} | {i - lo for i in failed}
+    skip = {i - lo for i in cols.python_rows if lo <= i < hi}
     decision = np.empty(m, dtype=np.int64)
     sig_rows: list[np.ndarray] = []
     sig_vals: list[np.ndarray] = []
@@ -387,7 +387,7 @@ def _run_part(plan: Plan, cols: Columns, lo: int, hi: int, want: Want) -> Part:
         lo=lo, hi=hi, decision=decision,
         sig_ptr=np.searchsorted(rows_all, np.arange(m + 1)).astype(np.int64),
         sig_ids=vals_all.astype(np.int32), lines=lines, overrides=overrides, located=located,
-        facts=facts_out, failed=failed, maybe_secret=texts.maybe_secret if want.classifications else None,
+        facts=facts_out, maybe_secret=texts.maybe_secret if want.classifications else None,
         signal_matrix=smat, rule_matrix=rmat,
     )
 
@@ -503,12 +503,6 @@ def _ascii_lower(text: str) -> str:
     return text.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
 
 
-def _line_at_bytes(data: bytes, pos: int) -> str:
-    start = data.rfind(b"\n", 0, pos) + 1
-    end = data.find(b"\n", pos)
-    return data[start : end if end >= 0 else len(data)].decode("utf-8").strip()
-
-
 # =========================================================================== running parts
 
 
@@ -560,9 +554,6 @@ def run(plan: Plan, cols: Columns, want: Want, n_jobs: int | None) -> list[Part]
     return parts
 
 
-def singles(cols: Columns, parts: list[Part], table: RuleTable) -> dict[int, Classification]:
-    """Rows the engine handed back (text it cannot encode): classified one by one."""
-    rows = set(cols.python_rows)
-    for p in parts:
-        rows.update(p.failed)
-    return {i: classify(cols.raw.record(i), taxonomy=table.taxonomy, table=table) for i in sorted(rows)}
+def singles(cols: Columns, table: RuleTable) -> dict[int, Classification]:
+    """Rows that are not evidence mappings at all: classified one by one, as classify does."""
+    return {i: classify(cols.raw.record(i), taxonomy=table.taxonomy, table=table) for i in sorted(cols.python_rows)}

@@ -557,11 +557,6 @@ class Segment:
     def __len__(self) -> int:
         return len(self.rows)
 
-    def text(self, i: int) -> bytes:
-        """The bytes of the ``i``-th record of the segment."""
-        s = int(self.starts[i])
-        return bytes(memoryview(self.buffer)[s : s + int(self.lengths[i])])
-
     def locate(self, ends: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Map matches ``[end - size, end)`` to (segment index, start in record); -1 = none."""
         begin = ends - sizes

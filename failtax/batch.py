@@ -116,7 +116,7 @@ def classify_batch(data: Any, *, taxonomy: str | None = None, table: Any = None,
     plan = plan_for(tbl, engine)
     cols = frame_columns(data, plan)
     parts = run(plan, cols, Want(), n_jobs)
-    return _to_frame(plan, cols, parts, singles(cols, parts, tbl))
+    return _to_frame(plan, cols, parts, singles(cols, tbl))
 
 
 def classify_records(records: Sequence[Any], *, taxonomy: str | None = None, table: Any = None, n_jobs: int | None = None, engine: str | None = None) -> list[Classification]:
@@ -134,7 +134,7 @@ def classify_records(records: Sequence[Any], *, taxonomy: str | None = None, tab
     plan = plan_for(tbl, engine)
     cols = prepare(raw_from_records(records), plan)
     parts = run(plan, cols, Want(classifications=True), n_jobs)
-    return _to_classifications(plan, cols, parts, singles(cols, parts, tbl))
+    return _to_classifications(plan, cols, parts, singles(cols, tbl))
 
 
 def extract_signal_matrix(data: Any, *, taxonomy: str | None = None, table: Any = None, n_jobs: int | None = None, engine: str | None = None) -> tuple[np.ndarray, tuple[str, ...]]:
@@ -158,7 +158,7 @@ def extract_signal_matrix(data: Any, *, taxonomy: str | None = None, table: Any 
     mat = np.zeros((cols.n, len(names)), dtype=bool)
     for p in parts:
         mat[p.lo : p.hi] = p.signal_matrix
-    for i, c in singles(cols, parts, tbl).items():
+    for i, c in singles(cols, tbl).items():
         mat[i] = [s in c.signals for s in names]
     return mat, names
 
@@ -184,7 +184,7 @@ def extract_rule_matrix(data: Any, *, taxonomy: str | None = None, table: Any = 
     mat = np.zeros((cols.n, len(ids)), dtype=bool)
     for p in parts:
         mat[p.lo : p.hi] = p.rule_matrix
-    rows = set(cols.python_rows) | {i for p in parts for i in p.failed}
+    rows = set(cols.python_rows)
     for i in rows:
         _sig, fired = extract_signals(cols.raw.record(i), tbl)
         mat[i] = [rid in fired for rid in ids]
