@@ -206,12 +206,18 @@ def test_fail_under_exits_1_above_the_agreement_and_0_below(default_run, checkou
     assert "Check failed" in (tmp_path / "a" / "index.html").read_text()
     assert r.stderr.count("step ") == 0  # --no-progress
 
+    # Below the agreement it passes; this time from a database built by `failtax load`.
+    db = tmp_path / "telemetry.duckdb"
+    r = _run(["load", "data", "--db", str(db)], checkout)
+    assert r.returncode == 0, r.stderr
     below = max(replay["rate"] - 0.005, 0.0)
-    r = _run(["report", "--taxonomy", "replay", "--fail-under", f"{below:.4f}", "--min-recognition", "0.5",
-              "--out", str(tmp_path / "b"), "--no-progress"], checkout)
+    r = _run(["report", "--db", str(db), "--taxonomy", "replay", "--fail-under", f"{below:.4f}",
+              "--min-recognition", "0.5", "--out", str(tmp_path / "b"), "--no-progress"], checkout)
     assert r.returncode == 0, r.stderr
     s = json.loads((tmp_path / "b" / "summary.json").read_text())
     assert s["checks"]["ok"] and len(s["checks"]["passed"]) == 2
+    assert (s["agreement"]["k"], s["agreement"]["n"]) == (replay["k"], replay["n"])
+    assert s["inputs"]["db"] == str(db.resolve()) and s["inputs"]["telemetry"] == []
 
 
 def test_a_glob_matching_nothing_exits_2_with_a_message(checkout: Path, tmp_path: Path) -> None:
