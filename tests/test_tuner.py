@@ -156,7 +156,7 @@ def test_pair_that_a_route_takes_too_early_gets_its_own_route():
 
 @pytest.mark.parametrize(("taxonomy", "seed"), [("replay", 11), ("replay", 12), ("regen", 11), ("regen", 13)])
 def test_clean_data_with_person_noise_proposes_nothing(taxonomy, seed):
-    df = synthetic_decisions(taxonomy, n_events=3000, seed=seed, defects="none", slip=0.05)
+    df = synthetic_decisions(taxonomy, n_events=2000, seed=seed, defects="none", slip=0.05)
     t = TableTuner(taxonomy, cv=None).fit(df)
     assert t.changes_ == ()
     assert t.table_.route == t.base_table_.route
