@@ -132,15 +132,15 @@ class _Progress:
         if enabled and sys.stderr.isatty():
             from tqdm import tqdm
 
-            self.bar = tqdm(total=total, desc="failtax report", unit="step", file=sys.stderr, leave=False,
-                            bar_format="{desc}: {n_fmt}/{total_fmt} {bar} {elapsed}")
+            self.bar = tqdm(total=total, desc="failtax report:", unit="step", file=sys.stderr, leave=False,
+                            bar_format="{desc} {bar} {n_fmt}/{total_fmt} steps, {elapsed}")
 
     def start(self, name: str) -> None:
         self.i += 1
         if not self.enabled:
             return
         if self.bar is not None:
-            self.bar.set_description(f"failtax report: {name}")
+            self.bar.set_description_str(f"failtax report: {name:<9}")
         else:
             print(f"failtax report: step {self.i}/{self.total} {name} …", file=sys.stderr, flush=True)
 
