@@ -293,3 +293,19 @@ def test_parallel_fits_equal_fits_in_this_process(checkout: Path) -> None:
     assert [str(c) for c in workers[0]["replay"].watch_] == [str(c) for c in serial[0]["replay"].watch_]
     assert workers[1] == serial[1]
     assert len(serial[1]["replay"]["cutoffs"]) == 2
+
+
+def test_the_proposed_table_fixes_the_planted_misleading_signal(default_run, checkout: Path) -> None:
+    _r, out = default_run
+    s = json.loads((out / "summary.json").read_text())
+    truth = json.loads((checkout / "data" / "truth.json").read_text())
+    planted = next(d for d in truth["defects"] if d["kind"] == "misleading-signal" and d["taxonomy"] == "replay")
+    table = out / "tables" / "replay.toml"
+    assert table.exists() and s["taxonomies"]["replay"]["changes"]
+    assert f'version = "{s["taxonomies"]["replay"]["table"]["proposed_version"]}"' in table.read_text()
+    line = json.dumps({"id": "x", "signals": [planted["signal"]]}) + "\n"
+    for tbl, want in ((["--table", str(table)], planted["true_bucket"]), ([], planted["table_bucket"])):
+        r = subprocess.run([*CMD, "classify", "--taxonomy", "replay", *tbl], input=line, capture_output=True,
+                           text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["bucket"] == want

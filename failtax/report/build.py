@@ -356,6 +356,8 @@ class _Work:
     signals: dict[str, Any] = field(default_factory=dict)
     tuners: dict[str, Any] = field(default_factory=dict)
     backtests: dict[str, Any] = field(default_factory=dict)
+    tables: dict[str, str] = field(default_factory=dict)
+    table_errors: dict[str, str] = field(default_factory=dict)
     moves: pl.DataFrame | None = None
     figures: list[tuple[str, str, Any]] = field(default_factory=list)
 
@@ -392,10 +394,24 @@ def _step_signals(w: _Work) -> None:
 
 
 def _step_tune(w: _Work) -> None:
+    from failtax.errors import TableError
     from failtax.report.tuning import fit_tuners_and_backtests
+    from failtax.tune import export_table
 
     w.tuners, w.backtests = fit_tuners_and_backtests(
         w.loaded.decisions, taxonomies=suggestion_taxonomies(w.loaded.taxonomies), random_state=0)
+    # The proposed tables, as the tuner's exporter writes them (provenance header, lint
+    # check); kept as text until the write step puts them beside the page.
+    with tempfile.TemporaryDirectory(prefix="failtax-report-tables-") as tmp:
+        for tax, tu in w.tuners.items():
+            if not tu.changes_:
+                continue
+            try:
+                path = export_table(tu, Path(tmp) / f"{tax}.toml").path
+            except TableError as exc:
+                w.table_errors[tax] = str(exc)
+                continue
+            w.tables[f"tables/{tax}.toml"] = Path(path).read_text(encoding="utf-8")
 
 
 def _step_moves(w: _Work) -> None:
@@ -534,9 +550,9 @@ def build_report(
     )
 
 
-def _write_atomically(out_dir: Path, files: dict[str, Any]) -> list[Path]:
-    """Write ``files`` (relative name → text, or a function writing that path) into a
-    temp folder beside ``out_dir``, then move each into place with :func:`os.replace`
+def _write_atomically(out_dir: Path, files: dict[str, str]) -> list[Path]:
+    """Write ``files`` (relative name → text) into a temp folder beside ``out_dir``, then
+    move each into place with :func:`os.replace`
     (the previous files stay until then). Proposed tables of an earlier report that this
     one does not propose again are removed, so ``tables/`` never holds a stale proposal."""
     out_dir = out_dir.resolve() if out_dir.exists() else out_dir.absolute()
@@ -547,9 +563,6 @@ def _write_atomically(out_dir: Path, files: dict[str, Any]) -> list[Path]:
         for name, content in files.items():
             p = tmp / name
             p.parent.mkdir(parents=True, exist_ok=True)
-            if callable(content):
-                content(p)
-                continue
             with open(p, "w", encoding="utf-8") as fh:
                 fh.write(content)
                 fh.flush()

@@ -39,10 +39,11 @@ def _pp(v: float | None) -> str:
 
 
 def render_html(summary: Mapping[str, Any], figures: list[tuple[str, str, Any]],
-                *, tables: Mapping[str, str] | None = None) -> str:
-    """The report page from the summary dict and ``(name, caption, Figure)`` triples.
+                *, tables: Mapping[str, str] | None = None, table_errors: Mapping[str, str] | None = None) -> str:
+    """The report page from the summary dict and ``(name, caption, Figure or data URI)`` triples.
 
-    ``tables`` maps a taxonomy to the relative path of its proposed table file.
+    ``tables`` maps a taxonomy to the relative path of its proposed table file;
+    ``table_errors`` to why its table was not exported.
     """
     win = summary.get("window", {})
     inputs = summary.get("inputs", {})
@@ -156,6 +157,8 @@ def render_html(summary: Mapping[str, Any], figures: list[tuple[str, str, Any]],
         if tables and tax in tables:
             page.paragraph(f"Proposed table written to {tables[tax]} — review it, then "
                            f"`failtax classify --taxonomy {tax} --table {tables[tax]}`.", cls="note")
+        if table_errors and tax in table_errors:
+            page.paragraph(f"The proposed table was not exported: {table_errors[tax]}", cls="flag")
     fig("backtest")
     fig("bucket-moves")
     # ---- pre-execution
@@ -194,25 +197,16 @@ def render_html(summary: Mapping[str, Any], figures: list[tuple[str, str, Any]],
 def assemble(w: Any, *, inputs: Mapping[str, Any], fail_under: float | None, min_recognition: float | None,
              timings: Mapping[str, float]) -> tuple[dict[str, Any], str, str, dict[str, str]]:
     """Summary dict (with its JSON text under ``_json``), HTML, Markdown, and the proposed
-    tables as ``relative path → writer(path)``."""
+    tables as ``relative path → TOML text``."""
     summary = build_summary(
         decisions=w.loaded.decisions, agreement=w.agreement, diagnostics=w.diagnostics, signals=w.signals,
         tuners=w.tuners, backtests=w.backtests, moves=w.moves, preexec=w.preexec,
         quarantine_by_reason=w.loaded.quarantine_by_reason, lines_read=w.loaded.lines_read,
         inputs=inputs, fail_under=fail_under, min_recognition=min_recognition, timings=timings,
     )
-    from failtax.tune import export_table
-
-    tables: dict[str, Any] = {}
-    rel: dict[str, str] = {}
-    for tax, tu in w.tuners.items():
-        if tu.changes_:
-            name = f"tables/{tax}.toml"
-            # Written by the tuner's exporter (provenance header, lint check), into the
-            # report's temporary folder with the rest.
-            tables[name] = lambda path, tu=tu: export_table(tu, path)
-            rel[tax] = name
-    html = render_html(summary, w.figures, tables=rel)
+    tables = dict(w.tables)
+    rel = {name.split("/", 1)[1].rsplit(".", 1)[0]: name for name in tables}
+    html = render_html(summary, w.figures, tables=rel, table_errors=w.table_errors)
     md = render_markdown(summary)
     summary["_json"] = json.dumps(jsonable({k: v for k, v in summary.items() if k != "_json"}),
                                   indent=2, ensure_ascii=False) + "\n"
