@@ -36,9 +36,9 @@ output_dir = "notebook-output"  # where the numbers (agreement.json) are written
 # %%
 from pathlib import Path
 
-from failtax.analysis import measure_agreement
-from failtax.report import load_decisions, plots
-from failtax.report.summary import agreement_numbers, format_rate, weekly_agreement, write_json
+from failtax.analysis import summarize_preexec_overrides
+from failtax.report import load_decisions, measure_report_agreement, plots, suggestion_taxonomies
+from failtax.report.summary import agreement_numbers, format_rate, preexec_numbers, weekly_agreement, write_json
 
 loaded = load_decisions(telemetry=telemetry, taxonomy=taxonomy, since=since, until=until)
 decisions = loaded.decisions
@@ -48,10 +48,11 @@ print(f"{decisions.height:,} classified events from {', '.join(loaded.sources) o
 # %% [markdown]
 # ## Overall and per taxonomy
 # Rates carry a Wilson 95% interval and their count; `low_count` flags slices resting on
-# fewer than 30 rated decisions (shown, not hidden).
+# fewer than 30 rated decisions (shown, not hidden). As in `failtax report`, agreement is
+# measured on replay and regen decisions; pre-execution choices are rated apart (below).
 
 # %%
-report = measure_agreement(decisions)
+report = measure_report_agreement(decisions)
 print("agreement:", format_rate(agreement_numbers(report)["agreement"]))
 report.slices["taxonomy"]
 
@@ -73,7 +74,7 @@ report.slices["skill"].select("skill", "n_rated", "agreement_rate", "agreement_l
 # ## By week
 
 # %%
-weekly = weekly_agreement(decisions)
+weekly = weekly_agreement(decisions, taxonomies=suggestion_taxonomies(loaded.taxonomies))
 plots.show(plots.plot_agreement_trend(weekly))
 
 # %% [markdown]
@@ -95,6 +96,15 @@ plots.show(plots.plot_latency(report.latency))
 report.latency
 
 # %% [markdown]
+# ## Pre-execution choices
+# Before a run the AI picks replay or regen per test case; a person who disagrees records
+# an override, one who agrees records nothing. So these are rated as an override rate.
+
+# %%
+preexec = summarize_preexec_overrides(decisions) if "preexec" in loaded.taxonomies else None
+preexec.by_rule if preexec is not None else "no pre-execution events in the window"
+
+# %% [markdown]
 # ## The numbers that matter
 # Written to `agreement.json` in `output_dir` (what the tests and schedulers read).
 
@@ -103,6 +113,7 @@ numbers = {
     "parameters": {"telemetry": telemetry, "taxonomy": taxonomy, "since": since, "until": until},
     **agreement_numbers(report),
     "latency": report.latency.to_dicts(),
+    "preexec": preexec_numbers(preexec) if preexec is not None else None,
 }
 path = write_json(numbers, Path(output_dir) / "agreement.json")
 print(f"wrote {path}")

@@ -40,7 +40,7 @@ n_examples = 3  # example events per signal
 from pathlib import Path
 
 from failtax.analysis import find_misleading_signals
-from failtax.report import load_decisions, plots
+from failtax.report import load_decisions, plots, suggestion_taxonomies
 from failtax.report.reclass import reclassify_with_batch
 from failtax.report.summary import summarize_signals, write_json
 
@@ -50,12 +50,13 @@ print(f"{decisions.height:,} classified events; taxonomies: {', '.join(loaded.ta
 
 # %% [markdown]
 # Each taxonomy's events are classified again under its shipped table with the batch
-# engine (what `failtax classify` does), once per distinct evidence.
+# engine (what `failtax classify` does), once per distinct evidence. Pre-execution
+# choices are left out, as in `failtax report`: only overrides are recorded for them.
 
 # %%
 found = {
     tax: find_misleading_signals(reclassify_with_batch(decisions, taxonomy=tax), n_examples=n_examples)
-    for tax in loaded.taxonomies
+    for tax in suggestion_taxonomies(loaded.taxonomies)
 }
 {tax: f"baseline {m.baseline:.1%} over {m.n_labelled:,} labelled events" for tax, m in found.items()}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from datetime import datetime
 import sys
 from pathlib import Path
 
@@ -99,17 +100,22 @@ def test_agreement_notebook_records_the_library_numbers(telemetry: Path, tmp_pat
 
     got = _execute("agreement", tmp_path, telemetry=str(telemetry), since="2026-09-14")
     decisions = _decisions(telemetry)
-    rep = measure_agreement(decisions, since="2026-09-14", slices=("taxonomy",))
+    rep = measure_agreement(decisions, taxonomy=["replay", "regen"], since="2026-09-14", slices=("taxonomy",))
     ov = rep.overall.row(0, named=True)
     assert (got["agreement"]["k"], got["agreement"]["n"]) == (ov["n_agree"], ov["n_rated"])
     assert got["agreement"]["rate"] == pytest.approx(ov["agreement_rate"])
-    assert got["events"]["events"] == ov["n_events"] < decisions.height  # the window applied
+    assert got["events"]["events"] == ov["n_events"]
+    window = decisions.filter(decisions["ts"] >= datetime(2026, 9, 14))
+    assert ov["n_events"] == window.filter(window["taxonomy"] != "preexec").height < decisions.height
+    pre = window.filter(window["taxonomy"] == "preexec")
+    assert got["preexec"]["override"]["n"] == pre.height > 0
+    assert got["preexec"]["override"]["k"] == int((pre["decided"] & (pre["agree"] == False)).sum())  # noqa: E712
     for tax in ("replay", "regen"):
         s = score_labels(decisions, taxonomy=tax, since="2026-09-14")
         assert got["taxonomies"][tax]["kappa"] == pytest.approx(s.kappa, abs=1e-12)
         assert got["taxonomies"][tax]["macro_f1"] == pytest.approx(s.macro_f1, abs=1e-12)
         assert got["taxonomies"][tax]["n_labelled"] == s.n
-    lat = summarize_latency(decisions, since="2026-09-14")
+    lat = summarize_latency(decisions, taxonomy=["replay", "regen"], since="2026-09-14")
     assert got["latency"] == json.loads(json.dumps(lat.to_dicts()))
     assert got["parameters"]["since"] == "2026-09-14"
 

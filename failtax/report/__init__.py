@@ -21,6 +21,8 @@ from failtax.report.build import (
     build_report,
     find_sample_telemetry,
     load_decisions,
+    measure_report_agreement,
+    suggestion_taxonomies,
 )
 
 __all__ = [
@@ -31,4 +33,6 @@ __all__ = [
     "build_report",
     "find_sample_telemetry",
     "load_decisions",
+    "measure_report_agreement",
+    "suggestion_taxonomies",
 ]

@@ -56,6 +56,7 @@ __all__ = [
     "build_report",
     "find_sample_telemetry",
     "load_decisions",
+    "measure_report_agreement",
     "suggestion_taxonomies",
 ]
 
@@ -362,16 +363,38 @@ class _Work:
     figures: list[tuple[str, str, Any]] = field(default_factory=list)
 
 
-def _step_agreement(w: _Work) -> None:
+def measure_report_agreement(decisions: Any, *, since: Any = None) -> Any:
+    """Agreement as the report measures it: over the taxonomies whose events are paired
+    with a decision either way (not pre-execution, see :func:`suggestion_taxonomies`),
+    sliced by taxonomy, week, skill and AI bucket.
+
+    Returns
+    -------
+    failtax.analysis.AgreementReport
+
+    >>> df = pl.DataFrame({"taxonomy": ["replay", "preexec"], "decided": [True, True],
+    ...     "opt_out": [False, False], "agree": [True, False], "implied_bucket": [None, None],
+    ...     "ai_bucket": ["infra", "regen"], "latency_s": [1.0, 2.0], "week": [None, None],
+    ...     "skill": ["s", "s"]})
+    >>> measure_report_agreement(df).overall["agreement_rate"][0]
+    1.0
+    """
     from failtax.analysis import measure_agreement
+    from failtax.analysis.frames import as_frame
+
+    df = as_frame(decisions)
+    present = df["taxonomy"].drop_nulls().unique().to_list() if "taxonomy" in df.columns else []
+    taxes = list(suggestion_taxonomies(order_taxonomies(present)))
+    return measure_agreement(df, taxonomy=taxes, since=since, slices=("taxonomy", "week", "skill", "bucket"))
+
+
+def _step_agreement(w: _Work) -> None:
+    from failtax.analysis import summarize_preexec_overrides
     from failtax.report.summary import weekly_agreement
 
-    from failtax.analysis import summarize_preexec_overrides
-
     df = w.loaded.decisions
-    taxes = list(suggestion_taxonomies(w.loaded.taxonomies))
-    w.agreement = measure_agreement(df, taxonomy=taxes, slices=("taxonomy", "week", "skill", "bucket"))
-    w.weekly = weekly_agreement(df, taxonomies=taxes)
+    w.agreement = measure_report_agreement(df)
+    w.weekly = weekly_agreement(df, taxonomies=list(suggestion_taxonomies(w.loaded.taxonomies)))
     if PREEXEC in w.loaded.taxonomies:
         w.preexec = summarize_preexec_overrides(df)
 
