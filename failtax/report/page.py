@@ -185,7 +185,7 @@ def render_html(summary: Mapping[str, Any], figures: list[tuple[str, str, Any]],
     else:
         page.paragraph("No line was quarantined.", key="quarantine")
     ev = summary.get("events", {})
-    page.paragraph(f"Classified events by taxonomy: "
+    page.paragraph("Classified events by taxonomy: "
                    + ", ".join(f"{k} {format_count(v)}" for k, v in ev.get("by_taxonomy", {}).items()), cls="note")
     tm = summary.get("timings", {})
     if tm:
