@@ -396,6 +396,8 @@ def parse_jsonl_line(raw: bytes, where: str) -> tuple[dict[str, Any] | None, dic
         rec = json.loads(text)
     except ValueError as exc:
         return None, {"error": f"{where}: not valid JSON ({exc.msg} at column {exc.colno})"}
+    except RecursionError:
+        return None, {"error": f"{where}: JSON nested too deeply to read"}
     if not isinstance(rec, dict):
         return None, {"error": f"{where}: expected a JSON object, got {type(rec).__name__}"}
     return rec, None

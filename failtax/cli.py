@@ -90,20 +90,9 @@ def _open_binary(path: str) -> BinaryIO:
 
 def parse_evidence_line(raw: bytes, where: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """Decode one JSON Lines record; ``(record, None)`` or ``(None, error_record)``."""
-    line = raw.rstrip(b"\r\n")
-    if not line.strip():
-        return None, {"error": f"{where}: empty line"}
-    try:
-        text = line.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return None, {"error": f"{where}: invalid UTF-8 at byte {exc.start}"}
-    try:
-        rec = json.loads(text)
-    except ValueError as exc:
-        return None, {"error": f"{where}: not valid JSON ({exc.msg} at column {exc.colno})"}
-    if not isinstance(rec, dict):
-        return None, {"error": f"{where}: expected a JSON object, got {type(rec).__name__}"}
-    return rec, None
+    from failtax.batch import parse_jsonl_line
+
+    return parse_jsonl_line(raw, where)
 
 
 @cli.command("classify")

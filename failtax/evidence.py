@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from failtax.redact import redact
+
 __all__ = [
     "Evidence",
     "MAX_TEXT_CHARS",
@@ -48,7 +50,6 @@ _C1_INTRODUCERS = re.compile("[\x90\x98\x9b\x9d\x9e\x9f]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _ERRORISH = re.compile(r"error|fatal|exception|panic|failed|failure", re.IGNORECASE)
 _UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_ASCII_LOWER = str.maketrans(_UPPER, _UPPER.lower())
 
 # POSIX signal numbers by name, fixed here rather than read from the running platform
 # so the same evidence classifies the same everywhere.
@@ -70,7 +71,9 @@ def ascii_lower(text: str) -> str:
     """
     if text.isascii():
         return text.lower()
-    return text.translate(_ASCII_LOWER)
+    # bytes.lower() touches ASCII letters only and runs in C; UTF-8 keeps every other
+    # code point (lone surrogates included, via surrogatepass) byte for byte.
+    return text.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
 
 
 def normalise_signal_name(name: str) -> str:
@@ -341,7 +344,7 @@ def _as_int(value: Any, name: str, problems: list[str]) -> int | None:
 
 
 def _bad(name: str, value: Any, problems: list[str]) -> None:
-    shown = repr(value)
+    shown = redact(repr(value))
     if len(shown) > 40:
         shown = shown[:37] + "..."
     problems.append(f"{name}: expected an integer, got {shown}")
@@ -387,7 +390,7 @@ def _as_signals(value: Any, problems: list[str]) -> tuple[str, ...]:
     out: list[str] = []
     for v in value:
         if isinstance(v, str) and v.strip():
-            name = normalise_signal_name(v)
+            name = normalise_signal_name(redact(v))
             if name and name not in out:
                 out.append(name)
         else:

@@ -519,6 +519,8 @@ def read_table(path: str | os.PathLike[str]) -> RuleTable:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise TableError(f"not valid TOML: {exc}", path=where) from None
+    except RecursionError:
+        raise TableError("not a table: TOML nested too deeply", path=where) from None
     return table_from_mapping(doc, path=where)
 
 

@@ -275,10 +275,10 @@ all = ["element-not-found", "electron-crash"]
 
 
 def test_lint_a_clean_table() -> None:
-    p = run("table", "lint", "preexec")
+    p = run("table", "lint", "agent-run")
     assert p.returncode == 0
     assert p.stdout.decode().strip().endswith("no findings")
-    assert run("table", "lint", "--strict", "preexec").returncode == 0
+    assert run("table", "lint", "--strict", "agent-run").returncode == 0
 
 
 def test_lint_prints_findings_with_what_to_do_and_strict_fails(tmp_path: Path) -> None:

@@ -39,6 +39,7 @@ import numpy as np
 import pyarrow as pa
 
 from failtax.errors import TelemetryError
+from failtax.redact import redact
 from failtax.telemetry.files import (
     DEFAULT_CHUNK_BYTES as READ_BYTES,
     Chunk,
@@ -81,8 +82,8 @@ _MAYBE_DUPLICATES_SQL = (
 
 
 def _raw_for_storage(text: str) -> str:
-    """The one place raw line text passes on its way into the database."""
-    return text
+    """The one place raw line text passes on its way into the database: secrets masked."""
+    return redact(text)
 
 
 # --------------------------------------------------------------------------- records
