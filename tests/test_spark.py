@@ -48,6 +48,7 @@ from failtax.tune import TableTuner  # noqa: E402
 pytestmark = [
     pytest.mark.spark,
     pytest.mark.slow,
+    pytest.mark.xdist_group("spark"),  # one Spark session: keep these on one worker (--dist loadgroup)
     pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
 ]
 

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 from failtax.errors import InputError
@@ -69,8 +70,9 @@ def start_local_session(*, cores: int = 2, shuffle_partitions: int = 4, app_name
     """A local-mode ``SparkSession`` set up the way failtax's tests and benchmark use it.
 
     UTC session time zone (decisions times are naive UTC), few shuffle partitions (the
-    aggregates are small), no web UI, and the Python workers kept between tasks so each
-    loads a rule table once.
+    aggregates are small), no web UI, the Python workers kept between tasks so each
+    loads a rule table once, and those workers running this interpreter (``PYSPARK_PYTHON``
+    is set to it unless already set), so they import the same failtax.
 
     Parameters
     ----------
@@ -83,6 +85,7 @@ def start_local_session(*, cores: int = 2, shuffle_partitions: int = 4, app_name
     """
     from pyspark.sql import SparkSession
 
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     builder = (
         SparkSession.builder.master(f"local[{int(cores)}]")
         .appName(app_name)
