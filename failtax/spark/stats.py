@@ -600,7 +600,8 @@ def find_misleading_signals(
             df = df.withColumn(c, F.lit(None).cast(t))
     buckets = load_taxonomy(tbl.taxonomy).bucket_names
     fn = ReclassifyBatches.for_table(tbl)
-    ev = df.select(*_EVENT_COLS, "taxonomy", "signals", "text").mapInArrow(fn, fn.spark_schema()).cache()
+    cols = [F.col(c).cast("timestamp_ntz").alias(c) if c == "ts" else F.col(c) for c in _EVENT_COLS]
+    ev = df.select(*cols, "taxonomy", "signals", "text").mapInArrow(fn, fn.spark_schema()).cache()
     try:
         groups = _to_polars(
             ev.groupBy("pkey", "rule", "bucket", "implied_bucket", "agree", "decided", "week")

@@ -120,7 +120,9 @@ def count_signal_sets(decisions: Any, *, taxonomy: str, table: Any = None, use_t
     if "taxonomy" in df.columns:
         df = df.filter(F.col("taxonomy") == tbl.taxonomy)
     fn = SignalSetBatches.for_table(tbl, use_text=use_text)
-    rows = df.select(*[c for c in _INPUT if c in df.columns]).mapInArrow(fn, fn.spark_schema())
+    cols = [F.col(c).cast("timestamp_ntz").alias(c) if c in ("ts", "resolved_ts") else F.col(c)
+            for c in _INPUT if c in df.columns]
+    rows = df.select(*cols).mapInArrow(fn, fn.spark_schema())
     counts = rows.groupBy(*GROUP_KEYS).agg(
         F.count(F.lit(1)).alias("n"), F.min("ts").alias("ts_min"), F.max("ts").alias("ts_max"))
     out = pl.from_arrow(counts.toArrow())
