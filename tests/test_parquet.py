@@ -230,3 +230,12 @@ def test_cli_parquet_errors_exit_2(failtax_cmd: list[str], tmp_path: Path) -> No
     assert r.returncode == 2 and "one of them" in r.stderr
     r = _run(failtax_cmd, "agreement", "--help")
     assert "--parquet DIR" in r.stdout
+
+
+def test_module_examples_run() -> None:
+    import doctest
+
+    import failtax.telemetry.parquet as module
+
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 5 and result.failed == 0

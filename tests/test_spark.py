@@ -301,3 +301,14 @@ def test_tune_table_on_the_sample_cross_validated_and_confident_learning_refused
     assert (classified.sort("id")["bucket"] != before["bucket"]).sum() > 0  # the tuned routes are in use
     with pytest.raises(InputError, match="confident learning"):
         fs.tune_table(sample["spark"], taxonomy="replay", suspect_method="auto")
+
+
+def test_module_examples_run() -> None:
+    """The docstring examples of the Spark package (they need no session)."""
+    import doctest
+    import importlib
+
+    for name in ("failtax.spark", "failtax.spark.classify", "failtax.spark.stats", "failtax.spark.tune",
+                 "failtax.spark.io"):
+        result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+        assert result.failed == 0 and result.attempted > 0, name
