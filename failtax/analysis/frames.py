@@ -15,6 +15,7 @@ import datetime as _dt
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from failtax.errors import InputError
@@ -24,6 +25,7 @@ __all__ = [
     "as_decisions",
     "as_frame",
     "filter_decisions",
+    "with_rate_columns",
 ]
 
 #: The ``decisions`` columns and the polars type family each must have.
@@ -229,3 +231,23 @@ def filter_decisions(
         start = since if isinstance(since, _dt.datetime) else _dt.datetime.combine(since, _dt.time())
         df = df.filter(pl.col("ts") >= start)
     return df
+
+
+def with_rate_columns(df: pl.DataFrame, name: str, k: str, n: str) -> pl.DataFrame:
+    """Add ``name``, ``name_low``, ``name_high``: the rate ``k / n`` with its Wilson 95% interval.
+
+    >>> with_rate_columns(pl.DataFrame({"k": [3], "n": [4]}), "r", "k", "n")["r"].to_list()
+    [0.75]
+    """
+    from failtax.analysis.stats import wilson_interval
+
+    kk = df[k].cast(pl.Float64).to_numpy()
+    nn = df[n].cast(pl.Float64).to_numpy()
+    lo, hi = wilson_interval(kk, nn)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        val = np.where(nn > 0, kk / np.where(nn > 0, nn, 1), np.nan)
+    return df.with_columns(
+        pl.Series(name, val, dtype=pl.Float64),
+        pl.Series(f"{name}_low", np.atleast_1d(lo), dtype=pl.Float64),
+        pl.Series(f"{name}_high", np.atleast_1d(hi), dtype=pl.Float64),
+    )

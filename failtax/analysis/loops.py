@@ -26,12 +26,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import polars as pl
 
 from failtax.analysis.agreement import frame_records
-from failtax.analysis.frames import as_frame
-from failtax.analysis.stats import wilson_interval
+from failtax.analysis.frames import as_frame, with_rate_columns
 from failtax.budget import RecoveryBudget, Round, find_streaks, normalise_scope
 from failtax.errors import InputError
 
@@ -69,17 +67,7 @@ def _scope(session: str | None, feature: str | None) -> str | None:
     return normalise_scope(ids) if ids else None
 
 
-def _rate_cols(df: pl.DataFrame, name: str, k: str, n: str) -> pl.DataFrame:
-    kk = df[k].cast(pl.Float64).to_numpy()
-    nn = df[n].cast(pl.Float64).to_numpy()
-    lo, hi = wilson_interval(kk, nn)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        val = np.where(nn > 0, kk / np.where(nn > 0, nn, 1), np.nan)
-    return df.with_columns(
-        pl.Series(name, val, dtype=pl.Float64),
-        pl.Series(f"{name}_low", np.atleast_1d(lo), dtype=pl.Float64),
-        pl.Series(f"{name}_high", np.atleast_1d(hi), dtype=pl.Float64),
-    )
+_rate_cols = with_rate_columns
 
 
 def summarize_recoveries(lifecycle: Any, *, taxonomy: str = "devflow", limit: int = 1) -> tuple[pl.DataFrame, pl.DataFrame]:

@@ -34,9 +34,9 @@ import numpy as np
 import polars as pl
 
 from failtax.analysis.agreement import DEFAULT_MIN_COUNT, frame_records
-from failtax.analysis.frames import as_decisions, filter_decisions
+from failtax.analysis.frames import as_decisions, filter_decisions, with_rate_columns
 from failtax.analysis.reclassify import Reclassified, evaluable, reclassify, resolve_table
-from failtax.analysis.stats import Rate, binomial_test_greater, newcombe_diff_interval, rate, wilson_interval
+from failtax.analysis.stats import Rate, binomial_test_greater, newcombe_diff_interval, rate
 from failtax.errors import InputError
 from failtax.table import RuleTable, load_table
 
@@ -153,17 +153,7 @@ def _rate_dict(r: Rate) -> dict[str, Any]:
     return {"successes": r.successes, "n": r.n, "value": _clean(r.value), "low": _clean(r.low), "high": _clean(r.high)}
 
 
-def _add_rate(df: pl.DataFrame, name: str, k: str, n: str) -> pl.DataFrame:
-    kk = df[k].cast(pl.Float64).to_numpy()
-    nn = df[n].cast(pl.Float64).to_numpy()
-    lo, hi = wilson_interval(kk, nn)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        val = np.where(nn > 0, kk / np.where(nn > 0, nn, 1), np.nan)
-    return df.with_columns(
-        pl.Series(name, val, dtype=pl.Float64),
-        pl.Series(f"{name}_low", np.atleast_1d(lo), dtype=pl.Float64),
-        pl.Series(f"{name}_high", np.atleast_1d(hi), dtype=pl.Float64),
-    )
+_add_rate = with_rate_columns
 
 
 def _label_counts(rc: Reclassified) -> pl.DataFrame:

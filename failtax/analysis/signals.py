@@ -46,7 +46,8 @@ import polars as pl
 
 from failtax.analysis.agreement import DEFAULT_MIN_COUNT, frame_records
 from failtax.analysis.rules import ensure_reclassified, signal_routes
-from failtax.analysis.stats import binomial_test_less, fisher_exact_less, newcombe_diff_interval, wilson_interval
+from failtax.analysis.frames import with_rate_columns
+from failtax.analysis.stats import binomial_test_less, fisher_exact_less, newcombe_diff_interval
 from failtax.taxonomy import load_taxonomy
 
 __all__ = ["MisleadingSignals", "find_misleading_signals", "redact_text"]
@@ -67,17 +68,7 @@ def redact_text(text: str | None, *, limit: int = 240) -> str | None:
     return out if len(out) <= limit else out[: limit - 1] + "…"
 
 
-def _wilson_cols(df: pl.DataFrame, name: str, k: str, n: str) -> pl.DataFrame:
-    kk = df[k].cast(pl.Float64).to_numpy()
-    nn = df[n].cast(pl.Float64).to_numpy()
-    lo, hi = wilson_interval(kk, nn)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        val = np.where(nn > 0, kk / np.where(nn > 0, nn, 1), np.nan)
-    return df.with_columns(
-        pl.Series(name, val, dtype=pl.Float64),
-        pl.Series(f"{name}_low", np.atleast_1d(lo), dtype=pl.Float64),
-        pl.Series(f"{name}_high", np.atleast_1d(hi), dtype=pl.Float64),
-    )
+_wilson_cols = with_rate_columns
 
 
 @dataclass(frozen=True)
