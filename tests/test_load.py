@@ -402,3 +402,83 @@ def test_results_convert_to_polars_pandas_and_arrow(corpus: Path) -> None:
     tel = load(corpus)
     assert tel.decisions.pl().height == tel.decisions.df().shape[0] == tel.decisions.arrow().read_all().num_rows == 3
     assert CLASSIFIED["runId"] in tel.decisions.pl()["run_id"].to_list()
+
+
+# --------------------------------------------------------------------------- hash collisions
+
+
+def _emitter_lines(seed: int, *, events: int = 300, workers: int = 8) -> list[str]:
+    """Lines as eight emitting processes write them: same millisecond, same length, a few bytes apart.
+
+    DuckDB's 64-bit string hash gives many such pairs the same value (equal byte changes
+    at positions a multiple of 8 apart cancel out), so a duplicate check by hash alone
+    drops distinct lines.
+    """
+    import datetime as dt
+    import random
+
+    rng = random.Random(seed)
+    base = dt.datetime(2026, 11, 30, 16, 46, 17, 567000)
+    out = []
+    for i in range(events):
+        t = base + dt.timedelta(milliseconds=i * 0.2 + rng.random())
+        ts = t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
+        for w in rng.sample(range(workers), workers):
+            out.append(_line({
+                "ts": ts, "eventType": "replay-failure-classified", "skillName": "muggle-test",
+                "aiClassification": "stale-script", "runId": f"w{w}", "testCaseId": f"{i}",
+                "signals": ["selector-timeout"],
+                "metadata": {"errorExcerpt": f"worker {w} event {i} " + "x" * (i % 300)},
+            }))
+    return out
+
+
+def _colliding(lines: list[str]) -> list[tuple[int, int]]:
+    """(i, j) index pairs of distinct lines with equal DuckDB ``hash``."""
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t AS SELECT * FROM unnest(?) WITH ORDINALITY AS u(text, i)", [lines])
+    pairs = con.execute("SELECT a.i - 1, b.i - 1 FROM t a JOIN t b ON hash(a.text) = hash(b.text) AND a.i < b.i "
+                        "AND a.text <> b.text").fetchall()
+    con.close()
+    return pairs
+
+
+def _assert_accounted(tel) -> None:
+    s = tel.summary
+    blank = sum(f.skipped_blank for f in s.files)
+    assert s.events_added + s.quarantined + s.duplicates + blank == s.lines_read
+
+
+def test_distinct_lines_with_equal_hashes_are_all_kept(tmp_path: Path) -> None:
+    lines = _emitter_lines(3)
+    pairs = _colliding(lines)
+    assert len(pairs) >= 10, "the lines no longer collide under this DuckDB's hash: the test covers nothing"
+    f = tmp_path / "e.jsonl"
+    f.write_text("".join(lines) + lines[5])  # plus one true, byte-identical duplicate
+    tel = load(f)
+    assert _counts(tel) == (len(lines), 0)
+    assert tel.summary.duplicates == 1
+    assert tel.sql("SELECT count(DISTINCT (run_id, test_case_id)) FROM events").fetchall()[0][0] == len(lines)
+    assert tel.sql("SELECT max(line) FROM events").fetchall()[0][0] == len(lines)  # the copy is the one left out
+    _assert_accounted(tel)
+
+
+def test_equal_hash_against_an_earlier_load_is_compared_by_content(tmp_path: Path) -> None:
+    lines = _emitter_lines(4)
+    pairs = _colliding(lines)
+    assert len(pairs) >= 10, "the lines no longer collide under this DuckDB's hash: the test covers nothing"
+    first = list(dict.fromkeys(lines[i] for i, _ in pairs))
+    partners = [x for x in dict.fromkeys(lines[j] for _, j in pairs) if x not in set(first)]
+    f, db = tmp_path / "e.jsonl", tmp_path / "t.duckdb"
+    f.write_text("".join(first))
+    with load(f, db=db) as tel:
+        assert _counts(tel) == (len(first), 0)
+    # the file grows by lines whose hashes equal earlier events' but whose bytes differ,
+    # and by one byte-identical copy of an earlier line
+    with f.open("a") as fh:
+        fh.write("".join(partners) + first[0])
+    with load(f, db=db) as tel:
+        assert tel.summary.duplicates == 1
+        assert tel.summary.events_added == len(partners)
+        _assert_accounted(tel)
+        assert _counts(tel) == (len(first) + len(partners), 0)

@@ -270,13 +270,15 @@ def _checked(relation: str) -> str:
 )"""
 
 
-def build_insert_sql(relation: str, *, dedupe: bool, guarded: bool = True) -> str:
+def build_insert_sql(relation: str, *, dedupe: bool, guarded: bool = True, skip: str = "_dups") -> str:
     """INSERT the good lines of ``relation(file, line_no, h, text)`` into ``events``.
 
     Unguarded (``guarded=False``), a line that is not JSON makes the statement fail
     instead of being skipped: cheaper when every line parses (``try`` costs about 40%
-    of the parse), for callers that can retry guarded. With ``dedupe``, lines whose hash is already
-    in ``events`` or repeats within the relation are left out (the first one stays).
+    of the parse), for callers that can retry guarded. With ``dedupe``, the lines named
+    in the relation ``skip(file, line_no)`` are left out: the caller lists there the
+    lines it has found byte-identical to an earlier one. (A 64-bit hash alone cannot
+    say that: DuckDB's ``hash`` of similar lines collides far more often than chance.)
     The filter tests only raw fragments (cheap); each value is decoded once, in the
     projection.
     """
@@ -285,14 +287,13 @@ def build_insert_sql(relation: str, *, dedupe: bool, guarded: bool = True) -> st
     select = ",\n       ".join(columns[n] for n in names)
     good = "CASE source " + " ".join(f"WHEN '{f.source}' THEN {_ok(f)}" for f in FORMATS) + " ELSE FALSE END"
     where = good
-    tail = ""
     if dedupe:
-        where = f"({good}) AND h NOT IN (SELECT line_hash FROM events)"
-        tail = "\nQUALIFY row_number() OVER (PARTITION BY h ORDER BY file, line_no) = 1"
+        where = (f"({good}) AND NOT EXISTS (SELECT 1 FROM {skip} d "
+                 "WHERE d.file = sourced.file AND d.line_no = sourced.line_no)")
     return (
         f"INSERT INTO events ({', '.join(names)})"
         + _sourced(relation, guarded=guarded)
-        + f"\nSELECT {select}\nFROM sourced\nWHERE {where}{tail}"
+        + f"\nSELECT {select}\nFROM sourced\nWHERE {where}"
     )
 
 
