@@ -460,6 +460,8 @@ def test_distinct_lines_with_equal_hashes_are_all_kept(tmp_path: Path) -> None:
     assert tel.summary.duplicates == 1
     assert tel.sql("SELECT count(DISTINCT (run_id, test_case_id)) FROM events").fetchall()[0][0] == len(lines)
     assert tel.sql("SELECT max(line) FROM events").fetchall()[0][0] == len(lines)  # the copy is the one left out
+    # Distinct lines never share an event id, even when their 64-bit line hashes collide.
+    assert tel.sql("SELECT count(DISTINCT event_id) FROM events").fetchall()[0][0] == len(lines)
     _assert_accounted(tel)
 
 

@@ -182,7 +182,9 @@ def _columns() -> dict[str, str]:
         return "coalesce(" + ", ".join(f"{v['scope']}->>'{n}'" for n in names) + ")"
 
     return {
-        "event_id": "lpad(hex(h), 16, '0')",
+        # md5, not DuckDB's 64-bit hash(): that one collides on lines that differ by the same
+        # bytes 8 apart (emitter lines from parallel workers do), and ids must not be shared.
+        "event_id": "eid",
         "source": "source",
         "event_type": (
             f"CASE source WHEN 'failure-event' THEN {v['eventType']} WHEN 'lifecycle' THEN {v['event']} "
@@ -239,10 +241,11 @@ def _sourced(relation: str, *, guarded: bool = True) -> str:
     ) + " END"
     return f"""
 WITH parsed AS (
-  SELECT file, line_no, h, {"try(" if guarded else "("}json_transform(text, '{_STRUCT}')) AS j
+  SELECT file, line_no, h, substr(md5(text), 1, 16) AS eid,
+         {"try(" if guarded else "("}json_transform(text, '{_STRUCT}')) AS j
   FROM {relation}
 ), fragments AS (
-  SELECT file, line_no, h, j IS NULL AS bad_json, {raws}
+  SELECT file, line_no, h, eid, j IS NULL AS bad_json, {raws}
   FROM parsed
 ), sourced AS (
   SELECT *, CASE WHEN bad_json THEN NULL ELSE {source} END AS source
