@@ -62,7 +62,10 @@ from typing import Any
 
 import re2
 
-__all__ = ["Finding", "KINDS", "find_secrets", "placeholder", "redact", "redact_excerpt", "redact_slice"]
+__all__ = [
+    "Finding", "KINDS", "TRIGGER_PATTERN", "find_secrets", "placeholder", "redact", "redact_excerpt",
+    "redact_json_text", "redact_slice",
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -668,3 +671,39 @@ def _apply(text: str, findings: Sequence[Finding], start: int, end: int) -> str:
     if pos < end:
         pieces.append(text[pos:end])
     return "".join(pieces)
+
+
+def redact_json_text(text: str | None) -> str | None:
+    """Mask secrets in every string (keys and values) of a JSON document; keep it valid JSON.
+
+    Text that is not JSON is masked as plain text.
+
+    >>> redact_json_text('{"note": "mail bob@example.com"}')
+    '{"note": "mail [REDACTED:email]"}'
+    """
+    if text is None:
+        return None
+    import json
+
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError):
+        return redact(text)
+
+    def walk(v: Any) -> Any:
+        if isinstance(v, str):
+            return redact(v)
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        if isinstance(v, dict):
+            return {redact(k): walk(x) for k, x in v.items()}
+        return v
+
+    return json.dumps(walk(doc), ensure_ascii=False)
+
+
+def __getattr__(name: str) -> Any:
+    # The trigger expression (RE2 syntax, so DuckDB's regexp_matches can prefilter rows).
+    if name == "TRIGGER_PATTERN":
+        return _trigger_pattern().decode()
+    raise AttributeError(name)

@@ -249,3 +249,41 @@ def test_cli_text_and_explain_output_never_echoes_a_secret(tmp_path: Path) -> No
             out = p.stdout.decode()
             _no_secret_in(out + p.stderr.decode())
             assert "[REDACTED:" in out
+
+
+def test_no_corpus_secret_is_stored_in_the_database(tmp_path: Path) -> None:
+    # Telemetry text (metadata, lifecycle messages, AgentFailure stderr tails) is masked
+    # before it is stored; the quarantine keeps broken lines masked too.
+    import json as _json
+
+    from failtax.telemetry import load
+
+    lines = []
+    for i, case in enumerate(CASES):
+        lines.append(_json.dumps({
+            "ts": "2026-11-02T10:00:00.000Z", "eventType": "replay-failure-classified", "skillName": "s",
+            "aiClassification": "infra", "aiSuggestion": "report-bug", "runId": f"r{i}", "testCaseId": "t",
+            "signals": ["electron-crash"], "metadata": {"errorExcerpt": case.text},
+        }))
+        lines.append(_json.dumps({
+            "timestamp": "2026-11-02T10:00:00Z", "severity": "error", "event": "failure.classified",
+            "feature_id": f"f{i}", "session_id": "s", "metadata": {"failure_type": "trust_gate"},
+            "message": case.text,
+        }))
+        lines.append(_json.dumps({"code": "auth", "title": "t", "detail": "d", "exitCode": 1,
+                                  "stderrTail": f"{i}: {case.text}", "retryable": False}))
+        lines.append('{"ts": "broken ' + case.text.replace('"', "'"))  # quarantined
+    f = tmp_path / "t.jsonl"
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    db = tmp_path / "t.duckdb"
+    tel = load(f, db=db)
+    assert tel.sql("SELECT count(*) FROM events").fetchall()[0][0] == 3 * len(CASES)
+    tel.con.close()
+    stored = db.read_bytes()
+    dumped = "\n".join(
+        str(row) for table in ("events", "quarantine", "decisions")
+        for row in load(f, db=db).sql(f"SELECT * FROM {table}").fetchall()
+    )
+    for case in CASES:
+        assert case.secret not in dumped, (case.name, case.kind)
+        assert case.secret.encode() not in stored, (case.name, case.kind)
