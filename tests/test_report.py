@@ -309,3 +309,12 @@ def test_the_proposed_table_fixes_the_planted_misleading_signal(default_run, che
                            text=True, timeout=60)
         assert r.returncode == 0, r.stderr
         assert json.loads(r.stdout)["bucket"] == want
+
+
+def test_a_failing_fit_worker_is_reported_with_its_reason(checkout: Path) -> None:
+    from failtax.report import load_decisions
+    from failtax.report.tuning import fit_tuners_and_backtests
+
+    decisions = load_decisions(telemetry=str(checkout / "data"), taxonomy="replay").decisions.drop("user_action")
+    with pytest.raises(RuntimeError, match="a fitting worker failed: .*user_action"):
+        fit_tuners_and_backtests(decisions, taxonomies=["replay"], n_cutoffs=1, n_jobs=2, min_rows_parallel=0)

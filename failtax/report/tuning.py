@@ -75,17 +75,87 @@ def _fit(job: tuple[str, str, datetime | None], frame: pl.DataFrame, random_stat
     return _backtest_row(bt, cut) if bt.before.n else None
 
 
-_FRAMES: dict[str, str] = {}
+def _job_cost(job: tuple[str, str, datetime | None], frame: pl.DataFrame) -> int:
+    """Rows a fit works on (a backtest fits on the rows before its cut-off)."""
+    if job[0] == "tune" or job[2] is None:
+        return frame.height
+    return int((frame["ts"] < job[2]).sum())
 
 
-def _worker_init(paths: dict[str, str]) -> None:
-    _FRAMES.update(paths)
+def _run_in_workers(jobs: list[tuple[str, str, datetime | None]], frames: Mapping[str, pl.DataFrame],
+                    *, workers: int, random_state: int) -> list[Any]:
+    """Run ``jobs`` in ``workers`` fresh ``python -m failtax.report._fitworker`` processes.
+
+    Fresh interpreters, not ``multiprocessing``: nothing of the caller's script is
+    imported again, and polars' thread pool starts clean in each. Jobs are shared out
+    longest first to the least loaded worker; each reads its taxonomy's decisions from an
+    Arrow file written once, and hands its results back as a pickle.
+    """
+    import os
+    import pickle
+    import subprocess
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="failtax-report-fits-") as tmp:
+        paths = {}
+        for tax, frame in frames.items():
+            paths[tax] = os.path.join(tmp, f"{tax}.arrow")
+            frame.drop([c for c in ("metadata",) if c in frame.columns]).write_ipc(paths[tax])
+        cost = [_job_cost(job, frames[job[1]]) for job in jobs]
+        loads = [0] * workers
+        assigned: list[list[int]] = [[] for _ in range(workers)]
+        for i in sorted(range(len(jobs)), key=lambda k: -cost[k]):
+            w = loads.index(min(loads))
+            assigned[w].append(i)
+            loads[w] += cost[i]
+        procs = []
+        for w, idx in enumerate(assigned):
+            if not idx:
+                continue
+            spec = os.path.join(tmp, f"jobs-{w}.pkl")
+            out = os.path.join(tmp, f"results-{w}.pkl")
+            with open(spec, "wb") as fh:
+                pickle.dump({"paths": paths, "jobs": [jobs[i] for i in idx], "random_state": random_state}, fh)
+            err = open(os.path.join(tmp, f"stderr-{w}.txt"), "wb")
+            procs.append((idx, out, err, subprocess.Popen(
+                [sys.executable, "-m", "failtax.report._fitworker", spec, out],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)))
+        results: list[Any] = [None] * len(jobs)
+        try:
+            for idx, out, err, proc in procs:
+                code = proc.wait()
+                err.close()
+                if code != 0:
+                    with open(err.name, encoding="utf-8", errors="replace") as fh:
+                        tail = fh.read().strip().splitlines()[-1:] or [f"exit status {code}"]
+                    raise RuntimeError(f"a fitting worker failed: {tail[0]}")
+                with open(out, "rb") as fh:
+                    for i, r in zip(idx, pickle.load(fh), strict=True):
+                        results[i] = r
+        finally:
+            for _idx, _out, err, proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+                err.close()
+    return results
 
 
-def _worker_fit(args: tuple[tuple[str, str, datetime | None], int]) -> Any:
-    job, random_state = args
-    frame = pl.read_ipc(_FRAMES[job[1]])
-    return _fit(job, frame, random_state)
+def run_worker(spec: str, out: str) -> None:
+    """Worker side of :func:`_run_in_workers`: run the jobs in ``spec``, pickle results to ``out``."""
+    import pickle
+
+    with open(spec, "rb") as fh:
+        task = pickle.load(fh)
+    frames: dict[str, pl.DataFrame] = {}
+    results = []
+    for job in task["jobs"]:
+        if job[1] not in frames:
+            frames[job[1]] = pl.read_ipc(task["paths"][job[1]])
+        results.append(_fit(job, frames[job[1]], task["random_state"]))
+    with open(out, "wb") as fh:
+        pickle.dump(results, fh)
 
 
 def fit_tuners_and_backtests(
@@ -100,10 +170,10 @@ def fit_tuners_and_backtests(
     """Fit the tuner on every taxonomy and backtest it at a few cut-offs, in parallel when large.
 
     Every fit is independent, so with more than ``min_rows_parallel`` decisions they run
-    in ``n_jobs`` worker processes (default: the CPUs available, at most 4), started
-    fresh (``spawn``: polars and the tuner's thread pools do not survive a fork), each
-    reading its taxonomy's decisions from an Arrow file written once. The results are
-    the same as fitting one after another here.
+    in ``n_jobs`` worker processes (default: the CPUs available, at most 4), each a fresh
+    interpreter (polars' thread pool does not survive a fork, and ``multiprocessing``'s
+    spawn would import the caller's script again), reading its taxonomy's decisions from
+    an Arrow file written once. The results are the same as fitting one after another here.
 
     Parameters
     ----------
@@ -121,9 +191,7 @@ def fit_tuners_and_backtests(
         taxonomy → the headline (last) cut-off's numbers with ``reason`` and
         ``cutoffs`` (one row per cut-off), as :func:`run_backtests` returns.
     """
-    import multiprocessing as mp
     import os
-    import tempfile
 
     frames = {tax: decisions.filter(pl.col("taxonomy") == tax) for tax in taxonomies}
     jobs: list[tuple[str, str, datetime | None]] = []
@@ -136,18 +204,7 @@ def fit_tuners_and_backtests(
     if workers <= 1 or decisions.height < min_rows_parallel:
         results = [_fit(job, frames[job[1]], random_state) for job in jobs]
     else:
-        with tempfile.TemporaryDirectory(prefix="failtax-report-fits-") as tmp:
-            paths = {}
-            for tax, frame in frames.items():
-                paths[tax] = os.path.join(tmp, f"{tax}.arrow")
-                frame.drop([c for c in ("metadata",) if c in frame.columns]).write_ipc(paths[tax])
-            # Largest fits first, so the workers finish together.
-            order = sorted(range(len(jobs)), key=lambda i: (jobs[i][0] != "tune", -frames[jobs[i][1]].height))
-            with mp.get_context("spawn").Pool(workers, initializer=_worker_init, initargs=(paths,)) as pool:
-                done = pool.map(_worker_fit, [(jobs[i], random_state) for i in order], chunksize=1)
-            results = [None] * len(jobs)
-            for i, r in zip(order, done, strict=True):
-                results[i] = r
+        results = _run_in_workers(jobs, frames, workers=workers, random_state=random_state)
     tuners: dict[str, Any] = {}
     rows: dict[str, list[dict[str, Any]]] = {tax: [] for tax in taxonomies}
     for (kind, tax, _cut), r in zip(jobs, results, strict=True):
