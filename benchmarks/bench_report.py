@@ -65,18 +65,21 @@ def main() -> int:
 
     from failtax.report import build_report
 
-    out = args.out or Path(tempfile.mkdtemp(prefix="failtax-bench-report-")) / "report"
+    scratch = None if args.out else tempfile.TemporaryDirectory(prefix="failtax-bench-report-")
+    out = args.out or Path(scratch.name) / "report"
     cpu0 = time.process_time()
     t0 = time.perf_counter()
     result = build_report(telemetry=[str(data)], out=out, progress=False)
     total = time.perf_counter() - t0
     cpu = time.process_time() - cpu0
+    if scratch is not None:
+        scratch.cleanup()  # keep the report with --out DIR
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
     s = result.summary
     print(f"\nreport on {s['events']['classified']:,} classified events "
-          f"({s['events']['decided']:,} replay/regen decisions) → {result.index_html}")
+          f"({s['events']['decided']:,} replay/regen decisions)" + (f" → {result.index_html}" if args.out else ""))
     print(f"{'step':<10} {'seconds':>8} {'share':>6}")
     for step, sec in result.timings.items():
         print(f"{step:<10} {sec:8.2f} {sec / total:6.1%}")
