@@ -40,6 +40,9 @@ def _simulate(folder: Path, *, events: int, seed: int) -> float:
         t = json.loads(truth.read_text())
         if t.get("events") == events and t.get("seed") == seed:
             return 0.0
+    if folder.exists() and any(folder.iterdir()):
+        raise SystemExit(f"{folder} holds other telemetry; give an empty or new folder with --data "
+                         f"(or its own --events and --seed)")
     folder.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-c", "from failtax.cli import main; main()", "simulate", "--out", str(folder),
