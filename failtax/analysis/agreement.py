@@ -33,8 +33,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from failtax.analysis.frames import DECISION_COLUMNS, as_decisions, filter_decisions
-from failtax.analysis.stats import wilson_interval
+from failtax.analysis.frames import DECISION_COLUMNS, as_decisions, filter_decisions, with_rate_columns
 from failtax.errors import InputError
 from failtax.taxonomy import load_taxonomy
 
@@ -209,18 +208,8 @@ def _confusion_from_counts(counts: pl.DataFrame, labels: Sequence[str]) -> np.nd
 # --------------------------------------------------------------------------- frames
 
 
-def _with_rates(df: pl.DataFrame, *, prefix: str, k: str, n: str) -> pl.DataFrame:
-    kk = df[k].to_numpy().astype(float)
-    nn = df[n].to_numpy().astype(float)
-    lo, hi = wilson_interval(kk, nn)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        val = np.where(nn > 0, kk / np.where(nn > 0, nn, 1), np.nan)
-    return df.with_columns(
-        pl.Series(f"{prefix}_rate", val, dtype=pl.Float64),
-        pl.Series(f"{prefix}_low", np.atleast_1d(lo), dtype=pl.Float64),
-        pl.Series(f"{prefix}_high", np.atleast_1d(hi), dtype=pl.Float64),
-    )
-
+#: Agreement slices name their rate columns ``<name>_rate``, ``<name>_low``, ``<name>_high``.
+RATE_SUFFIXES = ("_rate", "_low", "_high")
 
 _AGG = [
     pl.len().alias("n_events"),
@@ -237,8 +226,8 @@ def _slice_table(df: pl.DataFrame, keys: Sequence[str], min_count: int) -> pl.Da
         out = df.group_by(list(keys)).agg(_AGG).sort(list(keys), nulls_last=True)
     else:
         out = df.select(_AGG)
-    out = _with_rates(out, prefix="agreement", k="n_agree", n="n_rated")
-    out = _with_rates(out, prefix="opt_out", k="n_opt_out", n="n_decided")
+    out = with_rate_columns(out, "agreement", "n_agree", "n_rated", suffixes=RATE_SUFFIXES)
+    out = with_rate_columns(out, "opt_out", "n_opt_out", "n_decided", suffixes=RATE_SUFFIXES)
     return out.with_columns((pl.col("n_rated") < min_count).alias("low_count"))
 
 

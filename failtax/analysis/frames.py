@@ -233,8 +233,10 @@ def filter_decisions(
     return df
 
 
-def with_rate_columns(df: pl.DataFrame, name: str, k: str, n: str) -> pl.DataFrame:
-    """Add ``name``, ``name_low``, ``name_high``: the rate ``k / n`` with its Wilson 95% interval.
+def with_rate_columns(df: pl.DataFrame, name: str, k: str, n: str, *,
+                      suffixes: tuple[str, str, str] = ("", "_low", "_high")) -> pl.DataFrame:
+    """Add the rate ``k / n`` (NaN where ``n`` is 0) and its Wilson 95% interval as three
+    columns named ``name`` + each of ``suffixes`` (by default ``name``, ``name_low``, ``name_high``).
 
     >>> with_rate_columns(pl.DataFrame({"k": [3], "n": [4]}), "r", "k", "n")["r"].to_list()
     [0.75]
@@ -246,8 +248,9 @@ def with_rate_columns(df: pl.DataFrame, name: str, k: str, n: str) -> pl.DataFra
     lo, hi = wilson_interval(kk, nn)
     with np.errstate(invalid="ignore", divide="ignore"):
         val = np.where(nn > 0, kk / np.where(nn > 0, nn, 1), np.nan)
+    rate, low, high = (name + sfx for sfx in suffixes)
     return df.with_columns(
-        pl.Series(name, val, dtype=pl.Float64),
-        pl.Series(f"{name}_low", np.atleast_1d(lo), dtype=pl.Float64),
-        pl.Series(f"{name}_high", np.atleast_1d(hi), dtype=pl.Float64),
+        pl.Series(rate, val, dtype=pl.Float64),
+        pl.Series(low, np.atleast_1d(lo), dtype=pl.Float64),
+        pl.Series(high, np.atleast_1d(hi), dtype=pl.Float64),
     )

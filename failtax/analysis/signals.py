@@ -129,6 +129,77 @@ def _clean(v: Any) -> Any:
     return None if isinstance(v, float) and math.isnan(v) else v
 
 
+
+def rank_signals_from_counts(sig: pl.DataFrame, routes: pl.DataFrame, combos: pl.DataFrame, per: pl.DataFrame,
+                             lab: pl.DataFrame, over_to: pl.DataFrame, *, min_count: int,
+                             alpha: float) -> tuple[pl.DataFrame, float, int]:
+    """The ranked per-signal frame, its baseline ``p0`` and labelled count, from per-combo counts.
+
+    Shared by the local analysis and the Spark path (which computes the same counts in
+    the cluster), so both rank with one definition.
+    """
+    # Baseline: share of labelled events whose implied bucket is the table's bucket.
+    lab_b = lab.join(combos.select("combo", "bucket"), on="combo")
+    n_lab = int(lab_b["k"].sum()) if lab_b.height else 0
+    p0 = float(lab_b.filter(pl.col("implied_bucket") == pl.col("bucket"))["k"].sum() / n_lab) if n_lab else math.nan
+
+    s_counts = sig.join(per, on="combo").group_by("signal").agg(
+        pl.col("n_events").sum(), pl.col("n_decided").sum(), pl.col("n_rated").sum(), pl.col("n_override").sum(),
+        pl.col("n_events").filter(pl.col("deciding")).sum().alias("n_deciding"),
+    )
+    dec_lab = sig.filter(pl.col("deciding")).join(lab, on="combo")
+    s_match = dec_lab.group_by("signal").agg(
+        pl.col("k").sum().alias("n_labelled"),
+        pl.col("k").filter(pl.col("implied_bucket") == pl.col("routed_bucket")).sum().alias("n_match"),
+    )
+    ot = sig.join(over_to, on="combo").group_by("signal", "implied_bucket").agg(pl.col("k").sum())
+    ot_top = (
+        ot.sort(["signal", "k", "implied_bucket"], descending=[False, True, False])
+        .group_by("signal", maintain_order=True)
+        .agg(pl.col("implied_bucket").first().alias("override_to"), pl.col("k").first().alias("n_override_to"),
+             pl.struct(pl.col("implied_bucket").alias("bucket"), pl.col("k").alias("n")).alias("override_to_all"))
+    )
+    out = (
+        routes.join(s_counts, on="signal", how="left")
+        .join(s_match, on="signal", how="left")
+        .join(ot_top, on="signal", how="left")
+        .with_columns([pl.col(c).fill_null(0).cast(pl.Int64) for c in
+                       ("n_events", "n_decided", "n_rated", "n_override", "n_deciding", "n_labelled", "n_match",
+                        "n_override_to")])
+    )
+    out = _wilson_cols(out, "override_rate", "n_override", "n_rated")
+    out = _wilson_cols(out, "match_rate", "n_match", "n_labelled")
+    k = out["n_match"].to_numpy()
+    n = out["n_labelled"].to_numpy()
+    testable = (n >= min_count) & (n > 0) & np.isfinite(p0)
+    pval = np.where(testable, binomial_test_less(k, n, p0 if np.isfinite(p0) else 0.5), 1.0)
+    m = max(int(testable.sum()), 1)
+    hi = out["match_rate_high"].to_numpy()
+    excess = p0 - out["match_rate"].to_numpy()
+    excess_low = p0 - hi
+    significant = (pval * m < alpha) & (np.nan_to_num(excess_low, nan=-1.0) > 0) & testable
+    unrouted = (out["routed_rule"] == "fallback").to_numpy()
+    out = out.with_columns(
+        pl.Series("excess", excess, dtype=pl.Float64),
+        pl.Series("excess_low", excess_low, dtype=pl.Float64),
+        pl.Series("p_value", pval, dtype=pl.Float64),
+        pl.Series("misleading", significant & ~unrouted, dtype=pl.Boolean),
+        pl.Series("unrouted", unrouted, dtype=pl.Boolean),
+        pl.Series("fallback_wrong", significant & unrouted, dtype=pl.Boolean),
+        pl.Series("low_count", n < min_count, dtype=pl.Boolean),
+    )
+    out = out.with_columns(pl.col("excess_low").fill_nan(None))
+    out = out.sort(["misleading", "fallback_wrong", "excess_low", "p_value", "signal"],
+                   descending=[True, True, True, False, False], nulls_last=True).with_row_index("rank", offset=1)
+    out = out.select(
+        "rank", "signal", "misleading", "fallback_wrong", "unrouted", "routed_rule", "routed_bucket",
+        "n_events", "n_decided", "n_rated",
+        "n_override", "override_rate", "override_rate_low", "override_rate_high", "override_to", "n_override_to",
+        "n_deciding", "n_labelled", "n_match", "match_rate", "match_rate_low", "match_rate_high",
+        "excess", "excess_low", "p_value", "low_count",
+    ).with_columns(pl.col("rank").cast(pl.Int64))
+    return out, p0, n_lab
+
 def find_misleading_signals(
     decisions: Any,
     *,
@@ -207,66 +278,8 @@ def find_misleading_signals(
     over_to = ev.filter((pl.col("agree") == False) & pl.col("implied_bucket").is_not_null()).group_by(  # noqa: E712
         "combo", "implied_bucket").agg(pl.len().cast(pl.Int64).alias("k"))
 
-    # Baseline: share of labelled events whose implied bucket is the table's bucket.
-    lab_b = lab.join(combos.select("combo", "bucket"), on="combo")
-    n_lab = int(lab_b["k"].sum()) if lab_b.height else 0
-    p0 = float(lab_b.filter(pl.col("implied_bucket") == pl.col("bucket"))["k"].sum() / n_lab) if n_lab else math.nan
-
-    s_counts = sig.join(per, on="combo").group_by("signal").agg(
-        pl.col("n_events").sum(), pl.col("n_decided").sum(), pl.col("n_rated").sum(), pl.col("n_override").sum(),
-        pl.col("n_events").filter(pl.col("deciding")).sum().alias("n_deciding"),
-    )
-    dec_lab = sig.filter(pl.col("deciding")).join(lab, on="combo")
-    s_match = dec_lab.group_by("signal").agg(
-        pl.col("k").sum().alias("n_labelled"),
-        pl.col("k").filter(pl.col("implied_bucket") == pl.col("routed_bucket")).sum().alias("n_match"),
-    )
-    ot = sig.join(over_to, on="combo").group_by("signal", "implied_bucket").agg(pl.col("k").sum())
-    ot_top = (
-        ot.sort(["signal", "k", "implied_bucket"], descending=[False, True, False])
-        .group_by("signal", maintain_order=True)
-        .agg(pl.col("implied_bucket").first().alias("override_to"), pl.col("k").first().alias("n_override_to"),
-             pl.struct(pl.col("implied_bucket").alias("bucket"), pl.col("k").alias("n")).alias("override_to_all"))
-    )
-    out = (
-        routes.join(s_counts, on="signal", how="left")
-        .join(s_match, on="signal", how="left")
-        .join(ot_top, on="signal", how="left")
-        .with_columns([pl.col(c).fill_null(0).cast(pl.Int64) for c in
-                       ("n_events", "n_decided", "n_rated", "n_override", "n_deciding", "n_labelled", "n_match",
-                        "n_override_to")])
-    )
-    out = _wilson_cols(out, "override_rate", "n_override", "n_rated")
-    out = _wilson_cols(out, "match_rate", "n_match", "n_labelled")
-    k = out["n_match"].to_numpy()
-    n = out["n_labelled"].to_numpy()
-    testable = (n >= min_count) & (n > 0) & np.isfinite(p0)
-    pval = np.where(testable, binomial_test_less(k, n, p0 if np.isfinite(p0) else 0.5), 1.0)
-    m = max(int(testable.sum()), 1)
-    hi = out["match_rate_high"].to_numpy()
-    excess = p0 - out["match_rate"].to_numpy()
-    excess_low = p0 - hi
-    significant = (pval * m < alpha) & (np.nan_to_num(excess_low, nan=-1.0) > 0) & testable
-    unrouted = (out["routed_rule"] == "fallback").to_numpy()
-    out = out.with_columns(
-        pl.Series("excess", excess, dtype=pl.Float64),
-        pl.Series("excess_low", excess_low, dtype=pl.Float64),
-        pl.Series("p_value", pval, dtype=pl.Float64),
-        pl.Series("misleading", significant & ~unrouted, dtype=pl.Boolean),
-        pl.Series("unrouted", unrouted, dtype=pl.Boolean),
-        pl.Series("fallback_wrong", significant & unrouted, dtype=pl.Boolean),
-        pl.Series("low_count", n < min_count, dtype=pl.Boolean),
-    )
-    out = out.with_columns(pl.col("excess_low").fill_nan(None))
-    out = out.sort(["misleading", "fallback_wrong", "excess_low", "p_value", "signal"],
-                   descending=[True, True, True, False, False], nulls_last=True).with_row_index("rank", offset=1)
-    out = out.select(
-        "rank", "signal", "misleading", "fallback_wrong", "unrouted", "routed_rule", "routed_bucket",
-        "n_events", "n_decided", "n_rated",
-        "n_override", "override_rate", "override_rate_low", "override_rate_high", "override_to", "n_override_to",
-        "n_deciding", "n_labelled", "n_match", "match_rate", "match_rate_low", "match_rate_high",
-        "excess", "excess_low", "p_value", "low_count",
-    ).with_columns(pl.col("rank").cast(pl.Int64))
+    out, p0, n_lab = rank_signals_from_counts(sig, routes, combos, per, lab, over_to,
+                                              min_count=min_count, alpha=alpha)
 
     lift = _lift(sig, lab, buckets, signals)
     side = max(5, min_count // 3) if min_split_count is None else min_split_count

@@ -39,11 +39,11 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from failtax.analysis.agreement import DEFAULT_MIN_COUNT, SLICES, AgreementReport, LabelScores
-from failtax.analysis.frames import DECISION_COLUMNS
+from failtax.analysis.agreement import DEFAULT_MIN_COUNT, RATE_SUFFIXES, SLICES, AgreementReport, LabelScores
+from failtax.analysis.frames import DECISION_COLUMNS, with_rate_columns
 from failtax.analysis.rules import signal_routes
-from failtax.analysis.signals import MisleadingSignals, _examples, _lift
-from failtax.analysis.stats import binomial_test_less, fisher_exact_less, newcombe_diff_interval, wilson_interval
+from failtax.analysis.signals import MisleadingSignals, _examples, _lift, rank_signals_from_counts
+from failtax.analysis.stats import fisher_exact_less, newcombe_diff_interval
 from failtax.errors import InputError
 from failtax.spark.classify import table_from_text
 from failtax.table import RuleTable, dump_table
@@ -119,26 +119,6 @@ def _int64_counts(df: pl.DataFrame, template: pl.DataFrame) -> pl.DataFrame:
     return df.select([pl.col(c).cast(t) for c, t in types.items()])
 
 
-def _with_rates(df: pl.DataFrame, name: str, k: str, n: str, *, suffixes: tuple[str, str, str]) -> pl.DataFrame:
-    """Add ``k / n`` with its Wilson 95% interval as three columns (NaN where ``n`` is 0)."""
-    kk = df[k].cast(pl.Float64).to_numpy()
-    nn = df[n].cast(pl.Float64).to_numpy()
-    lo, hi = wilson_interval(kk, nn)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        val = np.where(nn > 0, kk / np.where(nn > 0, nn, 1), np.nan)
-    rate, low, high = (name + s for s in suffixes)
-    return df.with_columns(
-        pl.Series(rate, val, dtype=pl.Float64),
-        pl.Series(low, np.atleast_1d(lo), dtype=pl.Float64),
-        pl.Series(high, np.atleast_1d(hi), dtype=pl.Float64),
-    )
-
-
-def _wilson_cols(df: pl.DataFrame, name: str, k: str, n: str) -> pl.DataFrame:
-    """The rate columns of :mod:`failtax.analysis.signals`: ``name``, ``name_low``, ``name_high``."""
-    return _with_rates(df, name, k, n, suffixes=("", "_low", "_high"))
-
-
 def confusion_from_counts(counts: pl.DataFrame, labels: Sequence[str]) -> np.ndarray:
     """The confusion matrix from pair counts ``(t, p, n)``: ``C[i, j]`` = events with
     ``t == labels[i]`` and ``p == labels[j]`` (values outside ``labels`` dropped).
@@ -186,8 +166,8 @@ def _slice_frame(counts: pl.DataFrame, keys: Sequence[str], min_count: int, temp
     out = counts.select([*keys, *_COUNT_COLS]).with_columns([pl.col(c).fill_null(0).cast(pl.Int64) for c in _COUNT_COLS])
     if keys:
         out = out.sort(list(keys), nulls_last=True)
-    out = _with_rates(out, "agreement", "n_agree", "n_rated", suffixes=("_rate", "_low", "_high"))
-    out = _with_rates(out, "opt_out", "n_opt_out", "n_decided", suffixes=("_rate", "_low", "_high"))
+    out = with_rate_columns(out, "agreement", "n_agree", "n_rated", suffixes=RATE_SUFFIXES)
+    out = with_rate_columns(out, "opt_out", "n_opt_out", "n_decided", suffixes=RATE_SUFFIXES)
     out = out.with_columns((pl.col("n_rated") < min_count).alias("low_count"))
     return _int64_counts(out, template)
 
@@ -495,71 +475,6 @@ def _drift_from_weekly(sig: pl.DataFrame, weekly_lab: pl.DataFrame, *, min_count
     return out.sort(["drifted", "p_value", "signal"], descending=[True, False, False])
 
 
-def _signal_table(sig: pl.DataFrame, routes: pl.DataFrame, combos: pl.DataFrame, per: pl.DataFrame,
-                  lab: pl.DataFrame, over_to: pl.DataFrame, *, min_count: int, alpha: float) -> tuple[pl.DataFrame, float, int]:
-    """The ranked per-signal frame of :mod:`failtax.analysis.signals`, from per-combo counts."""
-    lab_b = lab.join(combos.select("combo", "bucket"), on="combo")
-    n_lab = int(lab_b["k"].sum()) if lab_b.height else 0
-    p0 = float(lab_b.filter(pl.col("implied_bucket") == pl.col("bucket"))["k"].sum() / n_lab) if n_lab else math.nan
-
-    s_counts = sig.join(per, on="combo").group_by("signal").agg(
-        pl.col("n_events").sum(), pl.col("n_decided").sum(), pl.col("n_rated").sum(), pl.col("n_override").sum(),
-        pl.col("n_events").filter(pl.col("deciding")).sum().alias("n_deciding"),
-    )
-    dec_lab = sig.filter(pl.col("deciding")).join(lab, on="combo")
-    s_match = dec_lab.group_by("signal").agg(
-        pl.col("k").sum().alias("n_labelled"),
-        pl.col("k").filter(pl.col("implied_bucket") == pl.col("routed_bucket")).sum().alias("n_match"),
-    )
-    ot = sig.join(over_to, on="combo").group_by("signal", "implied_bucket").agg(pl.col("k").sum())
-    ot_top = (
-        ot.sort(["signal", "k", "implied_bucket"], descending=[False, True, False])
-        .group_by("signal", maintain_order=True)
-        .agg(pl.col("implied_bucket").first().alias("override_to"), pl.col("k").first().alias("n_override_to"),
-             pl.struct(pl.col("implied_bucket").alias("bucket"), pl.col("k").alias("n")).alias("override_to_all"))
-    )
-    out = (
-        routes.join(s_counts, on="signal", how="left")
-        .join(s_match, on="signal", how="left")
-        .join(ot_top, on="signal", how="left")
-        .with_columns([pl.col(c).fill_null(0).cast(pl.Int64) for c in
-                       ("n_events", "n_decided", "n_rated", "n_override", "n_deciding", "n_labelled", "n_match",
-                        "n_override_to")])
-    )
-    out = _wilson_cols(out, "override_rate", "n_override", "n_rated")
-    out = _wilson_cols(out, "match_rate", "n_match", "n_labelled")
-    k = out["n_match"].to_numpy()
-    n = out["n_labelled"].to_numpy()
-    testable = (n >= min_count) & (n > 0) & np.isfinite(p0)
-    pval = np.where(testable, binomial_test_less(k, n, p0 if np.isfinite(p0) else 0.5), 1.0)
-    m = max(int(testable.sum()), 1)
-    hi = out["match_rate_high"].to_numpy()
-    excess = p0 - out["match_rate"].to_numpy()
-    excess_low = p0 - hi
-    significant = (pval * m < alpha) & (np.nan_to_num(excess_low, nan=-1.0) > 0) & testable
-    unrouted = (out["routed_rule"] == "fallback").to_numpy()
-    out = out.with_columns(
-        pl.Series("excess", excess, dtype=pl.Float64),
-        pl.Series("excess_low", excess_low, dtype=pl.Float64),
-        pl.Series("p_value", pval, dtype=pl.Float64),
-        pl.Series("misleading", significant & ~unrouted, dtype=pl.Boolean),
-        pl.Series("unrouted", unrouted, dtype=pl.Boolean),
-        pl.Series("fallback_wrong", significant & unrouted, dtype=pl.Boolean),
-        pl.Series("low_count", n < min_count, dtype=pl.Boolean),
-    )
-    out = out.with_columns(pl.col("excess_low").fill_nan(None))
-    out = out.sort(["misleading", "fallback_wrong", "excess_low", "p_value", "signal"],
-                   descending=[True, True, True, False, False], nulls_last=True).with_row_index("rank", offset=1)
-    out = out.select(
-        "rank", "signal", "misleading", "fallback_wrong", "unrouted", "routed_rule", "routed_bucket",
-        "n_events", "n_decided", "n_rated",
-        "n_override", "override_rate", "override_rate_low", "override_rate_high", "override_to", "n_override_to",
-        "n_deciding", "n_labelled", "n_match", "match_rate", "match_rate_low", "match_rate_high",
-        "excess", "excess_low", "p_value", "low_count",
-    ).with_columns(pl.col("rank").cast(pl.Int64))
-    return out, p0, n_lab
-
-
 def find_misleading_signals(
     decisions: Any,
     *,
@@ -637,7 +552,7 @@ def find_misleading_signals(
         weekly_lab = g.filter(pl.col("implied_bucket").is_not_null() & pl.col("week").is_not_null()).group_by(
             "combo", "week", "implied_bucket").agg(pl.col("n").sum().cast(pl.Int64).alias("k"))
 
-        out, p0, n_lab = _signal_table(sig, routes, combos, per, lab, over_to, min_count=min_count, alpha=alpha)
+        out, p0, n_lab = rank_signals_from_counts(sig, routes, combos, per, lab, over_to, min_count=min_count, alpha=alpha)
         lift = _lift(sig, lab, buckets, signals)
         side = max(5, min_count // 3) if min_split_count is None else min_split_count
         drift = _drift_from_weekly(sig, weekly_lab, min_count=min_count, min_side=side, alpha=alpha,
