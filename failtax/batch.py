@@ -442,6 +442,17 @@ def classify_chunk(chunk: tuple[str, int, bytes], *, table: RuleTable, engine: s
     return bytes(out), errors
 
 
+def iter_lines(paths: Sequence[str]) -> Iterator[tuple[str, int, bytes]]:
+    """``(file, line number, raw line)`` of JSON Lines files (``-`` or none: stdin; ``.gz`` read
+    through gzip). Raises :class:`InputError` naming a file that cannot be opened."""
+    for name, first, data in _iter_chunks(tuple(paths) or ("-",), 1 << 22):
+        lines = data.split(b"\n")
+        if lines and lines[-1] == b"":
+            lines.pop()
+        for i, raw in enumerate(lines):
+            yield name, first + i, raw
+
+
 def _iter_chunks(paths: Sequence[str], chunk_bytes: int) -> Iterator[tuple[str, int, bytes]]:
     for path in paths:
         if path == "-":

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import click
 
@@ -63,29 +62,6 @@ def cli() -> None:
 
 
 # --------------------------------------------------------------------------- classify
-
-
-def _iter_lines(paths: tuple[str, ...]) -> Iterator[tuple[str, int, bytes]]:
-    if not paths:
-        stream: BinaryIO = sys.stdin.buffer
-        for n, raw in enumerate(stream, 1):
-            yield "<stdin>", n, raw
-        return
-    for p in paths:
-        with _open_binary(p) as fh:
-            for n, raw in enumerate(fh, 1):
-                yield p, n, raw
-
-
-def _open_binary(path: str) -> BinaryIO:
-    import gzip
-
-    try:
-        if path.endswith(".gz"):
-            return gzip.open(path, "rb")  # type: ignore[return-value]
-        return open(path, "rb")
-    except OSError as exc:
-        raise click.FileError(path, hint=exc.strerror or str(exc)) from None
 
 
 def parse_evidence_line(raw: bytes, where: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
@@ -176,12 +152,13 @@ def verdict_cmd(files: tuple[str, ...]) -> None:
       printf '%s\\n' '{"outcome": "pass"}' \\
         '{"outcome": "stale-script", "taxonomy": "replay"}' | failtax verdict
     """
+    from failtax.batch import iter_lines
     from failtax.errors import InputError
     from failtax.verdict import TestOutcome, decide_verdict
 
     outcomes: list[TestOutcome] = []
     errors: list[str] = []
-    for where, n, raw in _iter_lines(files):
+    for where, n, raw in iter_lines(files):
         if not raw.strip():
             continue
         rec, err = parse_evidence_line(raw, f"{where}:{n}")
