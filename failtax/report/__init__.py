@@ -25,14 +25,4 @@ from failtax.report.build import (
     suggestion_taxonomies,
 )
 
-__all__ = [
-    "STEPS",
-    "ReportInputError",
-    "ReportResult",
-    "ReportStepError",
-    "build_report",
-    "find_sample_telemetry",
-    "load_decisions",
-    "measure_report_agreement",
-    "suggestion_taxonomies",
-]
+from failtax.report.build import __all__  # noqa: E402  (the same public names)
