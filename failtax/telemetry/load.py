@@ -51,7 +51,7 @@ from failtax.telemetry.files import (
     string_array,
 )
 from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, QUARANTINE_COLUMNS, SOURCES
-from failtax.telemetry.validate import UNESCAPED_QUOTE, build_insert_sql, build_problem_sql
+from failtax.telemetry.validate import UNESCAPED_QUOTE, build_insert_sql, build_problem_sql, register_masking
 from failtax.telemetry.views import create_views, refresh_taxonomy_tables, views_fingerprint
 
 try:
@@ -388,6 +388,7 @@ def _session(con: duckdb.DuckDBPyConnection) -> None:
 
 def _prepare(con: duckdb.DuckDBPyConnection) -> None:
     _session(con)
+    register_masking(con)
     cols = ",\n  ".join(f'"{c}" {t}' for c, t, _ in EVENTS_COLUMNS)
     con.execute(f"CREATE TABLE IF NOT EXISTS events (\n  {cols}\n)")
     qcols = ",\n  ".join(f'"{c}" {t}' for c, t, _ in QUARANTINE_COLUMNS)
@@ -488,37 +489,6 @@ def _read_pid(path: Path) -> str:
 # --------------------------------------------------------------------------- ingest
 
 
-#: Text columns of ``events`` that may carry what a tool printed (secrets included).
-_TEXT_COLUMNS = ("message", "title", "detail", "stderr_tail")
-
-
-def _mask_stored_text(con: duckdb.DuckDBPyConnection) -> None:
-    """Mask secrets in the stored text of events (metadata, messages, stderr tails).
-
-    RE2's trigger expression picks the few rows that could hold a secret in SQL; only
-    those pass through :func:`failtax.redact.redact` (idempotent, so rows masked by an
-    earlier load are unchanged).
-    """
-    from failtax.redact import TRIGGER_PATTERN, redact_json_text
-
-    names = {r[0] for r in con.execute("SELECT function_name FROM duckdb_functions() WHERE function_name LIKE 'failtax_%'").fetchall()}
-    if "failtax_redact" not in names:
-        con.create_function("failtax_redact", lambda s: redact(s) if s is not None else None,
-                            ["VARCHAR"], "VARCHAR", null_handling="special", side_effects=False)
-        con.create_function("failtax_redact_json", redact_json_text, ["VARCHAR"], "VARCHAR",
-                            null_handling="special", side_effects=False)
-    pattern = TRIGGER_PATTERN.replace("'", "''")
-    con.execute(
-        f"UPDATE events SET metadata = failtax_redact_json(CAST(metadata AS VARCHAR))::JSON "
-        f"WHERE metadata IS NOT NULL AND regexp_matches(CAST(metadata AS VARCHAR), '{pattern}')"
-    )
-    for col in _TEXT_COLUMNS:
-        con.execute(
-            f"UPDATE events SET {col} = failtax_redact({col}) "
-            f"WHERE {col} IS NOT NULL AND regexp_matches({col}, '{pattern}')"
-        )
-
-
 def _ingest(
     con: duckdb.DuckDBPyConnection,
     files: list[Path],
@@ -589,7 +559,6 @@ def _ingest(
                 [path, ident.size, ident.mtime_ns, ident.head_hash, resume_offset, resume_lines, gz, ident.head_len],
             )
         batch.flush()
-        _mask_stored_text(con)
     finally:
         if bar is not None:
             bar.close()

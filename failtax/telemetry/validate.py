@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
+from failtax.redact import TRIGGER_PATTERN, redact, redact_json_text
 from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, FORMATS, TYPE_NAMES, Format
 
 __all__ = ["UNESCAPED_QUOTE", "build_insert_sql", "build_problem_sql"]
@@ -171,6 +173,30 @@ def _checks(fmt: Format) -> tuple[str, str, str]:
     return marker, problem, detail
 
 
+
+#: Text columns that may carry what a tool printed: masked as they are stored (JSON per value).
+MASKED_COLUMNS = {"metadata": True, "message": False, "title": False, "detail": False, "stderr_tail": False}
+
+
+def register_masking(con: Any) -> None:
+    """Give a DuckDB connection the masking functions the INSERT uses (once per connection)."""
+    have = {r[0] for r in con.execute(
+        "SELECT function_name FROM duckdb_functions() WHERE function_name LIKE 'failtax_redact%'").fetchall()}
+    if "failtax_redact" not in have:
+        # One positional parameter: DuckDB counts redact's keyword-only option as a column.
+        con.create_function("failtax_redact", lambda text: redact(text), ["VARCHAR"], "VARCHAR", side_effects=False)
+    if "failtax_redact_json" not in have:
+        con.create_function("failtax_redact_json", redact_json_text, ["VARCHAR"], "VARCHAR", side_effects=False)
+
+
+def _masked(expr: str, *, is_json: bool) -> str:
+    """``expr`` with secrets masked as it is stored; RE2's trigger expression (in SQL) picks
+    the few values that need the Python masker."""
+    trig = TRIGGER_PATTERN.replace("'", "''")
+    text = f"CAST({expr} AS VARCHAR)" if is_json else expr
+    masked = f"failtax_redact_json({text})::JSON" if is_json else f"failtax_redact({text})"
+    return f"CASE WHEN regexp_matches({text}, '{trig}') THEN {masked} ELSE {expr} END"
+
 def _columns() -> dict[str, str]:
     """The ``events`` columns as expressions over the raw fragments and ``source``."""
     v = {k: f"({_decode(k)})" for k in FIELDS}
@@ -181,7 +207,7 @@ def _columns() -> dict[str, str]:
     def scope_key(*names: str) -> str:
         return "coalesce(" + ", ".join(f"{v['scope']}->>'{n}'" for n in names) + ")"
 
-    return {
+    cols = {
         # md5, not DuckDB's 64-bit hash(): that one collides on lines that differ by the same
         # bytes 8 apart (emitter lines from parallel workers do), and ids must not be shared.
         "event_id": "eid",
@@ -229,6 +255,9 @@ def _columns() -> dict[str, str]:
         "line": "line_no",
         "line_hash": "h",
     }
+    for name, is_json in MASKED_COLUMNS.items():
+        cols[name] = _masked(cols[name], is_json=is_json)
+    return cols
 
 
 def _sourced(relation: str, *, guarded: bool = True) -> str:
