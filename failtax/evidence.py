@@ -49,7 +49,6 @@ _ANSI = re.compile(
 _C1_INTRODUCERS = re.compile("[\x90\x98\x9b\x9d\x9e\x9f]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _ERRORISH = re.compile(r"error|fatal|exception|panic|failed|failure", re.IGNORECASE)
-_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 # POSIX signal numbers by name, fixed here rather than read from the running platform
 # so the same evidence classifies the same everywhere.
