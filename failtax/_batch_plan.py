@@ -215,9 +215,11 @@ def _secret_shapes() -> str | None:
     in this form, the batch path checks every shown row with ``find_secrets`` itself.
     """
     try:
-        from failtax import redact
+        import importlib
 
-        shapes = redact._alternatives(groups=False)  # noqa: SLF001
+        # ``failtax.redact`` the attribute is the function; the module is looked up by name
+        masker = importlib.import_module("failtax.redact")
+        shapes = masker._alternatives(groups=False)  # noqa: SLF001
     except Exception:  # a changed redact: no shortcut, still exact
         return None
     return shapes if isinstance(shapes, str) else None
