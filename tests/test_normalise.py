@@ -170,3 +170,36 @@ def test_cli_text_mode_on_a_10mb_file(tmp_path: Path) -> None:
                        capture_output=True, timeout=120)
     assert p.returncode == 0, p.stderr.decode()
     assert '"bucket": "spawn_failure"' in p.stdout.decode()
+
+
+# One branch per kind of control sequence, in the order a terminal reads them: the
+# readable statement of what normalise_text removes. The shipped expression groups the
+# branches by their introducer (for speed) and must remove exactly the same.
+_ANSI_BY_KIND = (
+    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"  # CSI
+    r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)"  # OSC, DCS, SOS, PM, APC
+    r"|\x1b[NO][^\x1b\n]?"  # SS2 / SS3
+    r"|\x1b[ -/]+[0-~]"  # nF
+    r"|\x1b[0-~]"  # Fp / Fe / Fs
+    r"|\x1b"  # a lone ESC
+)
+
+
+def test_grouped_control_sequence_expression_removes_what_one_branch_per_kind_does() -> None:
+    import random
+    import re
+
+    from failtax.evidence import _ANSI
+
+    reference = re.compile(_ANSI_BY_KIND)
+    rng = random.Random(11)
+    alphabet = "\x1b\x9b\x90\x98\x9d\x9e\x9f\x07\x9c[]PX^_NO (/0?@~;m31\\a\n"
+    for _ in range(50_000):
+        s = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        assert _ANSI.sub("", s) == reference.sub("", s), repr(s)
+
+
+def test_lone_surrogates_and_8bit_introducers_are_normalised() -> None:
+    assert normalise_text("bad \ud800 byte é") == "bad \ufffd byte é"
+    assert normalise_text("é \x9b31mred\x9b0m") == "é red"
+    assert normalise_text("é \x9d8;;https://x\x9clink") == "é link"
