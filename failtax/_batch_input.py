@@ -64,6 +64,18 @@ class _Sparse:
 
 
 @dataclass
+class _Pending:
+    """Rows (sorted) whose text normalise_text changes, and the parts their text joins."""
+
+    rows: np.ndarray
+    done: np.ndarray
+    text: Any
+    frame_text: dict[int, str]
+    inband: dict[int, str]
+    py_text: dict[int, str]
+
+
+@dataclass
 class Columns:
     """Evidence of ``n`` rows, ready for the scan and the resolution."""
 
@@ -85,9 +97,27 @@ class Columns:
     raw: RawColumns  # the input columns, to rebuild a row's record
     vocab_extra: tuple[str, ...] = ()  # given signal names the table does not know
     texts: list[str] | None = None  # the texts as Python strings, when they were converted
+    pending: _Pending | None = None  # rows whose matching text is still to be normalised
+
+    def normalise(self, lo: int, hi: int) -> None:
+        """Build the matching text of the rows in ``lo..hi`` that need normalising (once).
+
+        Deferred from :func:`prepare` so that each process of a split run normalises
+        only its own rows.
+        """
+        p = self.pending
+        if p is None:
+            return
+        a, z = np.searchsorted(p.rows, [lo, hi])
+        todo = np.flatnonzero(~p.done[a:z]) + a
+        if len(todo):
+            _normalise_rows(p.rows[todo], p.text, p.frame_text, p.inband, p.py_text,
+                            self.buffers, self.row_buf, self.row_start, self.row_len)
+            p.done[todo] = True
 
     def matching_text(self, i: int) -> str:
         """Row ``i``'s normalised matching text (:meth:`Evidence.combined_text`)."""
+        self.normalise(i, i + 1)
         b = int(self.row_buf[i])
         if b < 0:
             return ""
@@ -417,15 +447,16 @@ def prepare(raw: RawColumns, plan: Plan) -> Columns:
             clean[i] = False
     slow_rows = np.array([i for i in np.flatnonzero(~clean).tolist() if i not in raw.python_rows], dtype=np.int64)
     row_buf[np.flatnonzero(~clean)] = -1
+    pending = None
     if len(slow_rows):
-        _normalise_rows(slow_rows, text_series, frame_text, inband, py_text, buffers, row_buf, row_start, row_len)
+        pending = _Pending(slow_rows, np.zeros(len(slow_rows), dtype=bool), text_series, frame_text, inband, py_text)
 
     return Columns(
         n=n, buffers=buffers, row_buf=row_buf, row_start=row_start, row_len=row_len,
         exit_code=exit_code, exit_known=exit_known, signal=sig, signal_known=sig_known,
         frame_error=frame_error, subtype=_Sparse.of(subtype), fields=_Sparse.of(fields),
         given=_Sparse.of(given), problems=problems, python_rows=raw.python_rows, raw=raw,
-        vocab_extra=tuple(extra), texts=texts,
+        vocab_extra=tuple(extra), texts=texts, pending=pending,
     )
 
 

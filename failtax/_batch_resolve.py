@@ -223,6 +223,7 @@ def _lines_at(texts: _Texts, rows: list[int], pos: list[int]) -> list[str]:
 
 def _run_part(plan: Plan, cols: Columns, lo: int, hi: int, want: Want) -> Part:
     m = hi - lo
+    cols.normalise(lo, hi)
     buffers = cols.buffers
     row_buf = cols.row_buf[lo:hi].copy()
     row_start = cols.row_start[lo:hi]
