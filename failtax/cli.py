@@ -64,13 +64,6 @@ def cli() -> None:
 # --------------------------------------------------------------------------- classify
 
 
-def parse_evidence_line(raw: bytes, where: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """Decode one JSON Lines record; ``(record, None)`` or ``(None, error_record)``."""
-    from failtax.batch import parse_jsonl_line
-
-    return parse_jsonl_line(raw, where)
-
-
 @cli.command("classify")
 @click.option("--taxonomy", "-t", required=True, type=_taxonomy_choice(), help="Taxonomy to classify into.")
 @click.option("--table", "table_path", type=click.Path(dir_okay=False), help="A rule table file (e.g. one exported by `failtax tune`) instead of the shipped default.")
@@ -152,7 +145,7 @@ def verdict_cmd(files: tuple[str, ...]) -> None:
       printf '%s\\n' '{"outcome": "pass"}' \\
         '{"outcome": "stale-script", "taxonomy": "replay"}' | failtax verdict
     """
-    from failtax.batch import iter_lines
+    from failtax.batch import iter_lines, parse_jsonl_line
     from failtax.errors import InputError
     from failtax.verdict import TestOutcome, decide_verdict
 
@@ -161,7 +154,7 @@ def verdict_cmd(files: tuple[str, ...]) -> None:
     for where, n, raw in iter_lines(files):
         if not raw.strip():
             continue
-        rec, err = parse_evidence_line(raw, f"{where}:{n}")
+        rec, err = parse_jsonl_line(raw, f"{where}:{n}")
         if err is not None:
             errors.append(err["error"])
             continue

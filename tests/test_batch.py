@@ -33,7 +33,6 @@ from failtax.batch import (
     parse_jsonl_line,
 )
 from failtax.classify import extract_signals
-from failtax.cli import parse_evidence_line
 from failtax.errors import InputError
 from failtax.table import load_table
 
@@ -249,7 +248,7 @@ def _jsonl(records: list[dict[str, Any]], bad_every: int = 7) -> tuple[bytes, li
 def _expected(data: bytes, where: str) -> list[dict[str, Any]]:
     out = []
     for n, raw in enumerate(data.split(b"\n"), 1):
-        rec, err = parse_evidence_line(raw, f"{where}:{n}")
+        rec, err = parse_jsonl_line(raw, f"{where}:{n}")
         out.append(err if err is not None else json.loads(json.dumps(failtax.classify(rec, taxonomy="agent-run").to_dict(), default=str)))
     return out
 
@@ -290,9 +289,21 @@ def test_jsonl_across_processes_writes_the_same_bytes(tmp_path: Path) -> None:
     assert second["error"].startswith(f"{path}:{first_bad + 1}: ")
 
 
-def test_parse_jsonl_line_agrees_with_the_cli_parser() -> None:
-    for raw in [*BAD_LINES, b'{"text": "x"}\r\n', b'{"a": 1}\n', b"\xff\xfe", b"{} ", b"null"]:
-        assert parse_jsonl_line(raw, "f:1") == parse_evidence_line(raw, "f:1")
+def test_parse_jsonl_line_names_the_line_and_the_reason() -> None:
+    want = {
+        b"not json at all": "f:1: not valid JSON (Expecting value at column 1)",
+        b"": "f:1: empty line",
+        b"   ": "f:1: empty line",
+        b"[1, 2, 3]": "f:1: expected a JSON object, got list",
+        b'"a string"': "f:1: expected a JSON object, got str",
+        b'{"text": "caf\xe9"}': "f:1: invalid UTF-8 at byte 13",
+        b"null": "f:1: expected a JSON object, got NoneType",
+    }
+    for raw, error in want.items():
+        assert parse_jsonl_line(raw, "f:1") == (None, {"error": error})
+    assert parse_jsonl_line(b'{"text": "unterminated', "f:1")[1]["error"].startswith("f:1: not valid JSON (")
+    assert parse_jsonl_line(b'{"text": "x"}\r\n', "f:1") == ({"text": "x"}, None)
+    assert parse_jsonl_line(b"{} ", "f:1") == ({}, None)
 
 
 def test_failtax_classify_streams_a_large_file_across_processes(tmp_path: Path, failtax_cmd: list[str]) -> None:
