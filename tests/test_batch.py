@@ -341,3 +341,20 @@ def test_failtax_classify_reads_stdin_with_bad_lines(failtax_cmd: list[str]) -> 
         "killed",
     ]
     assert got[0]["id"] == "a"
+
+
+@pytest.mark.parametrize("taxonomy", ["agent-run", "devflow", "replay"])
+def test_the_scan_looks_for_secret_shapes_so_clean_rows_skip_the_masker(taxonomy: str) -> None:
+    """Shown text is masked; the scan tells which rows can hold a secret at all."""
+    pytest.importorskip("hyperscan")
+    from failtax._batch_plan import plan_for
+    from failtax._batch_resolve import Want, run
+    from failtax.batch import frame_columns
+
+    plan = plan_for(load_table(taxonomy), "hyperscan")
+    assert plan.secret_units, "the masker's expression was not found: every shown row would be rescanned"
+    texts = ["HTTP 429 Too Many Requests", "Authorization: Bearer sk-ant-api03-" + "Ab9" * 20, "Prompt is too long"]
+    cols = frame_columns(pl.DataFrame({"text": texts}), plan)
+    (part,) = run(plan, cols, Want(classifications=True), 1)
+    assert part.maybe_secret is not None
+    assert part.maybe_secret.tolist() == [False, True, False]
