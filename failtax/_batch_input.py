@@ -73,6 +73,10 @@ class _Pending:
     frame_text: dict[int, str]
     inband: dict[int, str]
     py_text: dict[int, str]
+    left: int = -1  # rows not normalised yet
+
+    def __post_init__(self) -> None:
+        self.left = int((~self.done).sum())
 
 
 @dataclass
@@ -106,7 +110,7 @@ class Columns:
         only its own rows.
         """
         p = self.pending
-        if p is None:
+        if p is None or p.left == 0:
             return
         a, z = np.searchsorted(p.rows, [lo, hi])
         todo = np.flatnonzero(~p.done[a:z]) + a
@@ -114,6 +118,7 @@ class Columns:
             _normalise_rows(p.rows[todo], p.text, p.frame_text, p.inband, p.py_text,
                             self.buffers, self.row_buf, self.row_start, self.row_len)
             p.done[todo] = True
+            p.left -= len(todo)
 
     def matching_text(self, i: int) -> str:
         """Row ``i``'s normalised matching text (:meth:`Evidence.combined_text`)."""

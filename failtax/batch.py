@@ -337,6 +337,7 @@ def _to_classifications(plan: Plan, cols: Columns, parts: list[Part], singles: d
     names = plan.signals + cols.vocab_extra
     tax = plan.taxonomy.name
     version = plan.table.version
+    cols.normalise(0, cols.n)  # rows another process normalised for its part
     raw = cols.raw
     ids = raw.ids if isinstance(raw.ids, list) else (raw.ids.to_list() if raw.ids is not None else [None] * cols.n)
     out: list[Classification] = []

@@ -197,12 +197,17 @@ def _masked(expr: str, *, is_json: bool) -> str:
     masked = f"failtax_redact_json({text})::JSON" if is_json else f"failtax_redact({text})"
     return f"CASE WHEN regexp_matches({text}, '{trig}') THEN {masked} ELSE {expr} END"
 
-def _columns() -> dict[str, str]:
-    """The ``events`` columns as expressions over the raw fragments and ``source``."""
-    v = {k: f"({_decode(k)})" for k in FIELDS}
+def _columns(formats: tuple[Format, ...] = FORMATS) -> dict[str, str]:
+    """The ``events`` columns as expressions over the raw fragments and ``source``.
+
+    Keys no format of ``formats`` reads are not parsed: their columns are NULL.
+    """
+    keys = _keys(formats)
+    v = {k: f"({_decode(k)})" if k in keys else "NULL" for k in FIELDS}
+    sources = {f.source for f in formats}
 
     def when(src: str, expr: str) -> str:
-        return f"CASE WHEN source = '{src}' THEN {expr} END"
+        return f"CASE WHEN source = '{src}' THEN {expr} END" if src in sources else "NULL"
 
     def scope_key(*names: str) -> str:
         return "coalesce(" + ", ".join(f"{v['scope']}->>'{n}'" for n in names) + ")"
@@ -235,7 +240,7 @@ def _columns() -> dict[str, str]:
         ),
         "test_case_id": when("failure-event", v["testCaseId"]),
         "project_id": when("failure-event", v["projectId"]),
-        "signals": when("failure-event", _normalised(v["signals"], _RAW["signals"])),
+        "signals": when("failure-event", _normalised(v["signals"], _RAW["signals"])) if "signals" in keys else "NULL",
         "metadata": f"CASE WHEN source IN ('failure-event', 'lifecycle') THEN {v['metadata']} END",
         "severity": when("lifecycle", v["severity"]),
         "feature_id": when("lifecycle", v["feature_id"]),
@@ -260,18 +265,26 @@ def _columns() -> dict[str, str]:
     return cols
 
 
-def _sourced(relation: str, *, guarded: bool = True) -> str:
-    checks = {f.source: f for f in FORMATS}
+def _keys(formats: tuple[Format, ...]) -> tuple[str, ...]:
+    """The keys the formats read, in ``FIELDS`` order."""
+    wanted = {k for f in formats for k in f.required + f.optional + f.marker}
+    return tuple(k for k in FIELDS if k in wanted)
+
+
+def _sourced(relation: str, *, guarded: bool = True, formats: tuple[Format, ...] = FORMATS) -> str:
+    keys = _keys(formats)
+    struct = json.dumps({k: "JSON" for k in keys})
     raws = ", ".join(
-        [f'CAST(j."{k}" AS VARCHAR) AS {_RAW[k]}' for k in FIELDS] + [f'j."{k}" AS {name}' for k, name in _JSON.items()]
+        [f'CAST(j."{k}" AS VARCHAR) AS {_RAW[k]}' for k in keys]
+        + [f'j."{k}" AS {name}' for k, name in _JSON.items() if k in keys]
     )
     source = "CASE " + " ".join(
-        "WHEN " + " OR ".join(_present(k) for k in fmt.marker) + f" THEN '{src}'" for src, fmt in checks.items()
+        "WHEN " + " OR ".join(_present(k) for k in fmt.marker) + f" THEN '{fmt.source}'" for fmt in formats
     ) + " END"
     return f"""
 WITH parsed AS (
   SELECT file, line_no, h, substr(md5(text), 1, 16) AS eid,
-         {"try(" if guarded else "("}json_transform(text, '{_STRUCT}')) AS j
+         {"try(" if guarded else "("}json_transform(text, '{struct}')) AS j
   FROM {relation}
 ), fragments AS (
   SELECT file, line_no, h, eid, j IS NULL AS bad_json, {raws}
@@ -302,7 +315,9 @@ def _checked(relation: str) -> str:
 )"""
 
 
-def build_insert_sql(relation: str, *, dedupe: bool, guarded: bool = True, skip: str = "_dups") -> str:
+def build_insert_sql(
+    relation: str, *, dedupe: bool, guarded: bool = True, skip: str = "_dups", formats: tuple[Format, ...] = FORMATS
+) -> str:
     """INSERT the good lines of ``relation(file, line_no, h, text)`` into ``events``.
 
     Unguarded (``guarded=False``), a line that is not JSON makes the statement fail
@@ -314,17 +329,17 @@ def build_insert_sql(relation: str, *, dedupe: bool, guarded: bool = True, skip:
     The filter tests only raw fragments (cheap); each value is decoded once, in the
     projection.
     """
-    columns = _columns()
+    columns = _columns(formats)
     names = [c for c, _, _ in EVENTS_COLUMNS]
     select = ",\n       ".join(columns[n] for n in names)
-    good = "CASE source " + " ".join(f"WHEN '{f.source}' THEN {_ok(f)}" for f in FORMATS) + " ELSE FALSE END"
+    good = "CASE source " + " ".join(f"WHEN '{f.source}' THEN {_ok(f)}" for f in formats) + " ELSE FALSE END"
     where = good
     if dedupe:
         where = (f"({good}) AND NOT EXISTS (SELECT 1 FROM {skip} d "
                  "WHERE d.file = sourced.file AND d.line_no = sourced.line_no)")
     return (
         f"INSERT INTO events ({', '.join(names)})"
-        + _sourced(relation, guarded=guarded)
+        + _sourced(relation, guarded=guarded, formats=formats)
         + f"\nSELECT {select}\nFROM sourced\nWHERE {where}"
     )
 
