@@ -3,8 +3,13 @@
 A seeded corpus on disk mixes all four formats, every kind of bad line, duplicates (in
 a file, across files, across loads), secrets, unicode, signals that need normalising, a
 gzip file and files that grow between two loads. Its ``events`` and ``quarantine``
-tables (every column, in order) and the load summaries must equal the digests frozen below, computed by the loader before its fast path existed
-  (one statement checking all formats per block, autocommitted).
+tables (every column, in order) and the load summaries must:
+
+- equal the digests frozen below, computed by the loader before its fast path existed
+  (one statement checking all formats per block, blocks cut by bytes only); and
+- be identical, row by row, between the fast path (failure-event blocks checked by a
+  statement for that format only, falling back for other lines) and the careful path
+  (every block checked by the statement for all formats), so a difference is named.
 """
 
 from __future__ import annotations
@@ -136,7 +141,15 @@ def _write_corpus(d: Path, *, seed: int = 7) -> dict[str, list[bytes]]:
             fast.append(_j(_bad_failure(rng, i)))
         elif r < 0.015 and i > 1500:  # the second half has other formats among failure events
             fast.append(_other(rng, i))
-        elif r < 0.03 and fast:
+        elif r < 0.035 and i > 2000:  # good lines of other formats that name an eventType
+            fast.append(rng.choice([
+                _j({"ts": "2026-09-08T09:00:00Z", "failures": ["t"], "scope": {"eventType": f"x{i}", "run": "r"}}),
+                _j({"eventType": None, "timestamp": "2026-09-08T09:00:00Z", "event": "recovery.attempted",
+                    "message": f"retry {i}"}),
+                _j({"code": "auth", "title": "no eventType", "detail": '"eventType" missing', "retryable": False,
+                    "eventType": None}),
+            ]))
+        elif r < 0.05 and fast:
             fast.append(rng.choice(fast))  # a duplicate within the file
         else:
             fast.append(_j(_failure(rng, i), ascii_=r > 0.9))
@@ -198,12 +211,17 @@ def _load_corpus(tmp_path: Path, *, chunk_bytes: int, db: bool) -> dict[str, lis
 
 # Computed by the loader before the fast path (commit 771332c), not typed by hand.
 FROZEN = {
-    "65536-True": {"summary1": "6eda3d27a3c8bfeb588f1e09", "summary2": "9da58b8561a0fd141b57eadb",
-                   "events": "2a428d492744e46f4d8b8702", "quarantine": "0b647b3824edb6e77b14a531"},
-    "67108864-True": {"summary1": "6eda3d27a3c8bfeb588f1e09", "summary2": "9da58b8561a0fd141b57eadb",
-                      "events": "2a428d492744e46f4d8b8702", "quarantine": "0b647b3824edb6e77b14a531"},
-    "16384-False": {"summary1": "6eda3d27a3c8bfeb588f1e09", "events": "f0f730965c92047951774a22",
-                    "quarantine": "7b23c6d89c3781b170b14c96"},
+    "65536-True": {"summary1": "d2b2738c8f54edc177c0205f",
+                 "summary2": "caa76fe559dae12f92155646",
+                 "events": "f57909d670ea0907e8e9c0ce",
+                 "quarantine": "402328dbd39499b7fd44f2a7"},
+    "67108864-True": {"summary1": "d2b2738c8f54edc177c0205f",
+                    "summary2": "caa76fe559dae12f92155646",
+                    "events": "f57909d670ea0907e8e9c0ce",
+                    "quarantine": "402328dbd39499b7fd44f2a7"},
+    "16384-False": {"summary1": "d2b2738c8f54edc177c0205f",
+                  "events": "36493e8f115b546ced5e8cba",
+                  "quarantine": "c509e931ccc4d402e74c793d"},
 }
 
 
@@ -211,3 +229,38 @@ FROZEN = {
 def test_the_corpus_loads_to_the_frozen_tables(tmp_path: Path, chunk_bytes: int, db: bool) -> None:
     got = {k: _digest(v) for k, v in _load_corpus(tmp_path, chunk_bytes=chunk_bytes, db=db).items()}
     assert got == FROZEN[f"{chunk_bytes}-{db}"]
+
+
+@pytest.mark.parametrize("chunk_bytes", [16 << 10, 64 << 20])
+def test_the_fast_path_and_the_careful_path_give_identical_tables(
+    tmp_path: Path, chunk_bytes: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "fast").mkdir()
+    (tmp_path / "careful").mkdir()
+    fast = _load_corpus(tmp_path / "fast", chunk_bytes=chunk_bytes, db=True)
+    monkeypatch.setattr(loader, "FAST_PATH", False)
+    careful = _load_corpus(tmp_path / "careful", chunk_bytes=chunk_bytes, db=True)
+    for table in ("events", "quarantine", "summary1", "summary2"):
+        diff = [(a, b) for a, b in zip(fast[table], careful[table], strict=False) if a != b]
+        assert not diff, f"{table}: first differing rows (fast, careful): {diff[:3]}"
+        assert len(fast[table]) == len(careful[table]), table
+
+
+def test_a_block_of_failure_events_with_other_formats_takes_the_fallback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The corpus does reach the fallback: its statements for failure events and for the
+    other formats both insert rows (so the comparison above covers them)."""
+    inserted: dict[str, int] = {}
+    statements = {id(loader._INSERTS): "all", id(loader._INSERTS_FAILURE_EVENTS): "failure-events",
+                  id(loader._INSERTS_OTHER_FORMATS): "other-formats"}
+    real = loader._Batch._insert
+
+    def counting(self, which, *, dedupe):
+        added = real(self, which, dedupe=dedupe)
+        inserted[statements[id(which)]] = inserted.get(statements[id(which)], 0) + added
+        return added
+
+    monkeypatch.setattr(loader._Batch, "_insert", counting)
+    _load_corpus(tmp_path, chunk_bytes=16 << 10, db=False)
+    assert inserted["failure-events"] > 2000 and inserted["other-formats"] > 0 and inserted["all"] > 0

@@ -14,6 +14,8 @@ import glob
 import gzip
 import hashlib
 import os
+import queue
+import threading
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -25,7 +27,7 @@ import pyarrow as pa
 
 from failtax.errors import TelemetryError
 
-__all__ = ["BadLine", "Chunk", "FileIdentity", "discover_files", "file_identity", "read_chunks"]
+__all__ = ["BadLine", "Chunk", "FileIdentity", "discover_files", "file_identity", "prefetch", "read_chunks"]
 
 #: Suffixes picked up when a directory is given (explicit files are read whatever their name).
 TELEMETRY_SUFFIXES = (".jsonl", ".ndjson", ".log", ".jsonl.gz", ".ndjson.gz", ".log.gz", ".json.gz")
@@ -222,6 +224,56 @@ def read_chunks(
             )
     finally:
         raw.close()
+
+
+_DONE = object()
+
+
+def prefetch(items: Iterator[Any], *, depth: int) -> Iterator[Any]:
+    """Yield ``items``, produced ahead by a background thread (at most ``depth`` waiting).
+
+    Reading and cutting lines (numpy, Arrow, file reads) then overlaps with the caller's
+    SQL statements, during which DuckDB releases the GIL. An exception raised while
+    producing is raised again in the caller, at the item where it happened; a caller
+    that stops early stops the thread.
+
+    >>> list(prefetch(iter(range(5)), depth=2))
+    [0, 1, 2, 3, 4]
+    """
+    q: queue.Queue[tuple[Any, BaseException | None]] = queue.Queue(maxsize=max(1, depth))
+    stop = threading.Event()
+
+    def put(entry: tuple[Any, BaseException | None]) -> bool:
+        while not stop.is_set():
+            try:
+                q.put(entry, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def produce() -> None:
+        try:
+            for item in items:
+                if not put((item, None)):
+                    return
+            put((_DONE, None))
+        except BaseException as exc:  # handed to the consumer, raised there
+            put((_DONE, exc))
+
+    worker = threading.Thread(target=produce, name="failtax-read", daemon=True)
+    worker.start()
+    try:
+        while True:
+            item, error = q.get()
+            if error is not None:
+                raise error
+            if item is _DONE:
+                return
+            yield item
+    finally:
+        stop.set()
+        worker.join()
 
 
 def _read_block(stream: Any, size: int, *, piece: int) -> tuple[bytes, str | None]:

@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from failtax.redact import TRIGGER_PATTERN, redact, redact_json_text
-from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, FORMATS, TYPE_NAMES, Format
+from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, FORMATS, SOURCES, TYPE_NAMES, Format
 
 __all__ = ["UNESCAPED_QUOTE", "build_insert_sql", "build_problem_sql"]
 
@@ -30,7 +30,6 @@ __all__ = ["UNESCAPED_QUOTE", "build_insert_sql", "build_problem_sql"]
 #: leave when they paste text with quotes into a JSON template.
 UNESCAPED_QUOTE = re.compile(r'[^\s{\[,:\\"]\s*"\s*[^\s}\],:]')
 
-_STRUCT = json.dumps({k: "JSON" for k in FIELDS})
 # A compact JSON list of plain strings (no escapes): split it instead of parsing it.
 _PLAIN_LIST = r'\[("[^"\\]*"(,"[^"\\]*")*)?\]'
 # A compact JSON list of already-normal signal names has only these characters.
@@ -206,42 +205,39 @@ def _columns(formats: tuple[Format, ...] = FORMATS) -> dict[str, str]:
     v = {k: f"({_decode(k)})" if k in keys else "NULL" for k in FIELDS}
     sources = {f.source for f in formats}
 
+    def by_source(exprs: dict[str, str]) -> str:
+        """The expression for the line's source; NULL for sources not in ``formats``."""
+        branches = " ".join(f"WHEN '{src}' THEN {e}" for src, e in exprs.items() if src in sources)
+        return f"CASE source {branches} END" if branches else "NULL"
+
     def when(src: str, expr: str) -> str:
-        return f"CASE WHEN source = '{src}' THEN {expr} END" if src in sources else "NULL"
+        return by_source({src: expr})
 
     def scope_key(*names: str) -> str:
         return "coalesce(" + ", ".join(f"{v['scope']}->>'{n}'" for n in names) + ")"
 
+    retry_type = (
+        f"CASE WHEN {v['failures']} IS NOT NULL AND {v['must_fix_keys']} IS NOT NULL "
+        f"THEN 'test-failures+must-fix' WHEN {v['failures']} IS NOT NULL THEN 'test-failures' ELSE 'must-fix' END"
+    )
     cols = {
         # md5, not DuckDB's 64-bit hash(): that one collides on lines that differ by the same
         # bytes 8 apart (emitter lines from parallel workers do), and ids must not be shared.
         "event_id": "eid",
         "source": "source",
-        "event_type": (
-            f"CASE source WHEN 'failure-event' THEN {v['eventType']} WHEN 'lifecycle' THEN {v['event']} "
-            f"WHEN 'retry-log' THEN CASE WHEN {v['failures']} IS NOT NULL AND {v['must_fix_keys']} IS NOT NULL "
-            f"THEN 'test-failures+must-fix' WHEN {v['failures']} IS NOT NULL THEN 'test-failures' ELSE 'must-fix' END "
-            "WHEN 'agent-failure' THEN 'agent-failure' END"
-        ),
-        "ts": f"CASE source WHEN 'lifecycle' THEN {_ts('timestamp')} ELSE {_ts('ts')} END",
+        "event_type": by_source({"failure-event": v["eventType"], "lifecycle": v["event"], "retry-log": retry_type,
+                                 "agent-failure": "'agent-failure'"}),
+        "ts": by_source({s: _ts("timestamp" if s == "lifecycle" else "ts") for s in SOURCES}),
         "skill": when("failure-event", v["skillName"]),
-        "ai_classification": (
-            f"CASE source WHEN 'failure-event' THEN {v['aiClassification']} "
-            f"WHEN 'lifecycle' THEN {v['metadata']}->>'failure_type' WHEN 'agent-failure' THEN {v['code']} END"
-        ),
-        "ai_suggestion": (
-            f"CASE source WHEN 'failure-event' THEN {v['aiSuggestion']} "
-            f"WHEN 'lifecycle' THEN {v['metadata']}->>'recipe' END"
-        ),
+        "ai_classification": by_source({"failure-event": v["aiClassification"],
+                                        "lifecycle": f"{v['metadata']}->>'failure_type'", "agent-failure": v["code"]}),
+        "ai_suggestion": by_source({"failure-event": v["aiSuggestion"], "lifecycle": f"{v['metadata']}->>'recipe'"}),
         "user_action": when("failure-event", v["userAction"]),
-        "run_id": (
-            f"CASE source WHEN 'failure-event' THEN {v['runId']} "
-            f"WHEN 'retry-log' THEN {scope_key('run_id', 'runId', 'run')} END"
-        ),
+        "run_id": by_source({"failure-event": v["runId"], "retry-log": scope_key("run_id", "runId", "run")}),
         "test_case_id": when("failure-event", v["testCaseId"]),
         "project_id": when("failure-event", v["projectId"]),
-        "signals": when("failure-event", _normalised(v["signals"], _RAW["signals"])) if "signals" in keys else "NULL",
-        "metadata": f"CASE WHEN source IN ('failure-event', 'lifecycle') THEN {v['metadata']} END",
+        "signals": when("failure-event", _normalised(v["signals"], _RAW["signals"])),
+        "metadata": by_source({"failure-event": v["metadata"], "lifecycle": v["metadata"]}),
         "severity": when("lifecycle", v["severity"]),
         "feature_id": when("lifecycle", v["feature_id"]),
         "session_id": when("lifecycle", v["session_id"]),
@@ -261,7 +257,8 @@ def _columns(formats: tuple[Format, ...] = FORMATS) -> dict[str, str]:
         "line_hash": "h",
     }
     for name, is_json in MASKED_COLUMNS.items():
-        cols[name] = _masked(cols[name], is_json=is_json)
+        if cols[name] != "NULL":
+            cols[name] = _masked(cols[name], is_json=is_json)
     return cols
 
 
@@ -316,7 +313,13 @@ def _checked(relation: str) -> str:
 
 
 def build_insert_sql(
-    relation: str, *, dedupe: bool, guarded: bool = True, skip: str = "_dups", formats: tuple[Format, ...] = FORMATS
+    relation: str,
+    *,
+    dedupe: bool,
+    guarded: bool = True,
+    skip: str = "_dups",
+    formats: tuple[Format, ...] = FORMATS,
+    exclude: tuple[str, ...] = (),
 ) -> str:
     """INSERT the good lines of ``relation(file, line_no, h, text)`` into ``events``.
 
@@ -328,14 +331,27 @@ def build_insert_sql(
     say that: DuckDB's ``hash`` of similar lines collides far more often than chance.)
     The filter tests only raw fragments (cheap); each value is decoded once, in the
     projection.
+
+    ``formats`` narrows the statement to some formats: only their keys are parsed, and
+    only their lines are inserted, each exactly as the statement for all formats would
+    insert it (a line's format is told by its marker keys, checked in ``FORMATS`` order,
+    so give a prefix of ``FORMATS``). ``exclude`` leaves out the lines of those sources.
+
+    >>> sql = build_insert_sql("lines", dedupe=False, formats=FORMATS[:1])
+    >>> '"timestamp"' in sql, "failtax_redact_json" in sql
+    (False, True)
     """
+    if formats != FORMATS[: len(formats)]:
+        raise ValueError("formats must be a prefix of FORMATS: a line's format is its first matching marker")
     columns = _columns(formats)
     names = [c for c, _, _ in EVENTS_COLUMNS]
     select = ",\n       ".join(columns[n] for n in names)
     good = "CASE source " + " ".join(f"WHEN '{f.source}' THEN {_ok(f)}" for f in formats) + " ELSE FALSE END"
     where = good
+    if exclude:
+        where = f"source NOT IN {_sql_list(exclude)} AND ({where})"
     if dedupe:
-        where = (f"({good}) AND NOT EXISTS (SELECT 1 FROM {skip} d "
+        where = (f"({where}) AND NOT EXISTS (SELECT 1 FROM {skip} d "
                  "WHERE d.file = sourced.file AND d.line_no = sourced.line_no)")
     return (
         f"INSERT INTO events ({', '.join(names)})"
