@@ -41,6 +41,18 @@ SECRETS = [
     "mail a@b.c",  # a trigger with nothing to mask
     "auth ok",
 ]
+# Secrets that only show once JSON escapes are decoded, or only to RE2's case folding
+# (KELVIN SIGN for k): the raw line does not hold the trigger's bytes.
+HIDDEN_SECRETS = [
+    b'{"ts":"2026-09-08T09:00:00Z","eventType":"replay-failure-classified","skillName":"s","aiClassification":"infra",'
+    b'"metadata":{"e":"ghp\\u005fa1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"}}',
+    b'{"ts":"2026-09-08T09:00:01Z","eventType":"replay-failure-classified","skillName":"s","aiClassification":"infra",'
+    b'"metadata":{"e":"my to\xe2\x84\xaaen=abc123 and pa\xc5\xbfsword=x"}}',
+    b'{"code":"auth","title":"pass\\u0077ord=hunter2","detail":"d","retryable":true}',
+    b'{"timestamp":"2026-09-08T09:00:00Z","event":"recovery.attempted","message":"mail bob\\u0040example.com"}',
+    b'{"ts":"2026-09-08T09:00:02Z","eventType":"replay-failure-resolved","skillName":"s","userAction":"skip",'
+    b'"metadata":{"k\\u0065y":"AKIA\\u0049OSFODNN7EXAMPLE"}}',
+]
 SIGNALS = ["selector-timeout", "Element Not Found", "goal_not_achievable", "  Mixed__Case  ", "a--b", "-lead",
            "trail-", "électron-crash", "x y\tz"]
 TEXTS = ["Click 'Sign in'", "waiting for selector", "café crème", "looped on the \u201ccookie\u201d modal \\ twice",
@@ -132,7 +144,8 @@ def _write_corpus(d: Path, *, seed: int = 7) -> dict[str, list[bytes]]:
     """The corpus files, and the lines each grown file gets before the second load."""
     rng = random.Random(seed)
     d.mkdir()
-    (d / "mixed.jsonl").write_bytes(b"\n".join([b for b, _ in BROKEN[:-1]] + SHELL + [_other(rng, i) for i in range(400)])
+    (d / "mixed.jsonl").write_bytes(b"\n".join([b for b, _ in BROKEN[:-1]] + SHELL + HIDDEN_SECRETS
+                                               + [_other(rng, i) for i in range(400)])
                                     + b"\n" + BROKEN[-1][0])
     fast = []
     for i in range(3000):
@@ -149,6 +162,8 @@ def _write_corpus(d: Path, *, seed: int = 7) -> dict[str, list[bytes]]:
                 _j({"code": "auth", "title": "no eventType", "detail": '"eventType" missing', "retryable": False,
                     "eventType": None}),
             ]))
+        elif r < 0.04:
+            fast.append(rng.choice(HIDDEN_SECRETS[:2] + HIDDEN_SECRETS[4:]) if i < 2000 else rng.choice(HIDDEN_SECRETS))
         elif r < 0.05 and fast:
             fast.append(rng.choice(fast))  # a duplicate within the file
         else:
@@ -211,17 +226,17 @@ def _load_corpus(tmp_path: Path, *, chunk_bytes: int, db: bool) -> dict[str, lis
 
 # Computed by the loader before the fast path (commit 771332c), not typed by hand.
 FROZEN = {
-    "65536-True": {"summary1": "d2b2738c8f54edc177c0205f",
-                 "summary2": "caa76fe559dae12f92155646",
-                 "events": "f57909d670ea0907e8e9c0ce",
-                 "quarantine": "402328dbd39499b7fd44f2a7"},
-    "67108864-True": {"summary1": "d2b2738c8f54edc177c0205f",
-                    "summary2": "caa76fe559dae12f92155646",
-                    "events": "f57909d670ea0907e8e9c0ce",
-                    "quarantine": "402328dbd39499b7fd44f2a7"},
-    "16384-False": {"summary1": "d2b2738c8f54edc177c0205f",
-                  "events": "36493e8f115b546ced5e8cba",
-                  "quarantine": "c509e931ccc4d402e74c793d"},
+    "65536-True": {"summary1": "2997280b3446130e6ca06bf0",
+                 "summary2": "6f2357db49d0417b2434490d",
+                 "events": "f3ba58a48e72eac3521a00af",
+                 "quarantine": "343a6cb1f22081db0387ced0"},
+    "67108864-True": {"summary1": "2997280b3446130e6ca06bf0",
+                    "summary2": "6f2357db49d0417b2434490d",
+                    "events": "f3ba58a48e72eac3521a00af",
+                    "quarantine": "343a6cb1f22081db0387ced0"},
+    "16384-False": {"summary1": "2997280b3446130e6ca06bf0",
+                  "events": "fc08798125f1fdf9196ee333",
+                  "quarantine": "5f3bdd1305c8d6f9b1d361d9"},
 }
 
 

@@ -52,7 +52,13 @@ from failtax.telemetry.files import (
     string_array,
 )
 from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, FORMATS, QUARANTINE_COLUMNS, SOURCES
-from failtax.telemetry.validate import UNESCAPED_QUOTE, build_insert_sql, build_problem_sql, register_masking
+from failtax.telemetry.validate import (
+    UNESCAPED_QUOTE,
+    build_insert_sql,
+    build_problem_sql,
+    register_masking,
+    secret_gate,
+)
 from failtax.telemetry.views import create_views, refresh_taxonomy_tables, views_fingerprint
 
 try:
@@ -73,14 +79,17 @@ FAST_PATH = True
 #: compares hashes, so a DuckDB whose hash differs must not extend an old database.
 _HASH_PROBE_SQL = "SELECT CAST(hash('failtax duplicate probe') AS VARCHAR)"
 
-_CHUNK = "(SELECT file, line_no, hash(text) AS h, text FROM _chunk)"
+_CHUNK = "(SELECT file, line_no, hash(text) AS h, text, maybe_secret FROM _chunk)"
 #: (guarded, dedupe) -> statement: for all formats; for failure events only; for the other formats.
-_INSERTS = {(g, d): build_insert_sql(_CHUNK, dedupe=d, guarded=g) for g in (False, True) for d in (False, True)}
+_INSERTS = {
+    (g, d): build_insert_sql(_CHUNK, dedupe=d, guarded=g, gate="maybe_secret") for g in (False, True) for d in (False, True)
+}
 _INSERTS_FAILURE_EVENTS = {
-    (g, d): build_insert_sql(_CHUNK, dedupe=d, guarded=g, formats=FORMATS[:1]) for g in (False, True) for d in (False, True)
+    (g, d): build_insert_sql(_CHUNK, dedupe=d, guarded=g, formats=FORMATS[:1], gate="maybe_secret")
+    for g in (False, True) for d in (False, True)
 }
 _INSERTS_OTHER_FORMATS = {
-    (g, d): build_insert_sql(_CHUNK, dedupe=d, guarded=g, exclude=(FORMATS[0].source,))
+    (g, d): build_insert_sql(_CHUNK, dedupe=d, guarded=g, exclude=(FORMATS[0].source,), gate="maybe_secret")
     for g in (False, True) for d in (False, True)
 }
 _PROBLEM_SQL = build_problem_sql(_CHUNK)
@@ -539,30 +548,41 @@ def _ingest(
             total_bytes += ident.size - (0 if gz else offset)
 
     bar = _progress_bar(total_bytes, enabled=progress)
-    batch = _Batch(con, chunk_bytes=chunk_bytes, autocommit=autocommit, fast=FAST_PATH)
+    batch = _Batch(con, autocommit=autocommit)
     reports: dict[str, dict[str, Any]] = {}
     try:
         for plan in plans:
             reports[str(plan[0])] = {"status": plan[3], "lines_read": 0}
         todo = [p for p in plans if p[3] != "unchanged"]
 
-        def chunks() -> Iterable[tuple[int, Chunk | None]]:
-            # (file index, chunk) for every chunk, then (file index, None) when the file ends
+        def steps() -> Iterable[tuple[str, int, Any]]:
+            # ("start", file), ("chunk", file, chunk) per chunk read, ("block", file, block)
+            # when a block is complete, ("end", file), in this order: made by the reading thread.
+            blocks = _Blocks(chunk_bytes=chunk_bytes, fast=FAST_PATH)
             for i, (f, _, _, _, offset, lines) in enumerate(todo):
+                yield "start", i, None
                 for chunk in read_chunks(str(f), offset=offset, first_line=lines + 1,
                                          chunk_bytes=min(chunk_bytes, READ_BYTES),
                                          on_bytes=bar.update if bar is not None else None):
-                    yield i, chunk
-                yield i, None
+                    yield "chunk", i, chunk
+                    block = blocks.add(str(f), chunk)
+                    if block is not None:
+                        yield "block", i, block
+                yield "end", i, None
+            block = blocks.finish()
+            if block is not None:
+                yield "block", -1, block
 
-        started_file = -1
         resume_offset = resume_lines = 0
-        # the files are read and cut by a thread while DuckDB checks the previous block
-        for i, chunk in prefetch(iter(chunks()), depth=max(2, 2 * chunk_bytes // READ_BYTES)):
+        # Files are read, cut into lines and gathered into blocks by a thread while
+        # DuckDB checks and inserts the previous block (it releases the GIL meanwhile).
+        for step, i, item in prefetch(iter(steps()), depth=4 + 2 * max(1, chunk_bytes // READ_BYTES)):
+            if step == "block":
+                batch.insert(item)
+                continue
             f, ident, gz, status, offset, lines = todo[i]
             path = str(f)
-            if i != started_file:
-                started_file = i
+            if step == "start":
                 if status == "replaced":
                     con.execute("DELETE FROM events WHERE file = ?", [path])
                     con.execute("DELETE FROM quarantine WHERE file = ?", [path])
@@ -571,21 +591,19 @@ def _ingest(
                     con.execute("DELETE FROM events WHERE file = ? AND line > ?", [path, lines])
                     con.execute("DELETE FROM quarantine WHERE file = ? AND line > ?", [path, lines])
                 resume_offset, resume_lines = offset, lines
-            if chunk is not None:
-                if not _is_failure_marker(chunk):
-                    reports[path]["lines_read"] += chunk.last_line - chunk.first_line + 1
-                if chunk.unterminated is None and not _is_failure_marker(chunk):
+            elif step == "chunk":
+                if not _is_failure_marker(item):
+                    reports[path]["lines_read"] += item.last_line - item.first_line + 1
+                if item.unterminated is None and not _is_failure_marker(item):
                     # Resume point for the next load: after the last complete line. An
                     # unterminated last line is read again (in full) once the file grows.
-                    resume_offset, resume_lines = chunk.end_offset, chunk.last_line
-                batch.add(path, chunk)
-                continue
-            con.execute("DELETE FROM _files WHERE path = ?", [path])
-            con.execute(
-                "INSERT INTO _files VALUES (?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?)",
-                [path, ident.size, ident.mtime_ns, ident.head_hash, resume_offset, resume_lines, gz, ident.head_len],
-            )
-        batch.flush()
+                    resume_offset, resume_lines = item.end_offset, item.last_line
+            else:
+                con.execute("DELETE FROM _files WHERE path = ?", [path])
+                con.execute(
+                    "INSERT INTO _files VALUES (?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?)",
+                    [path, ident.size, ident.mtime_ns, ident.head_hash, resume_offset, resume_lines, gz, ident.head_len],
+                )
     finally:
         if bar is not None:
             bar.close()
@@ -639,8 +657,19 @@ def _is_failure_marker(chunk: Chunk) -> bool:
     return chunk.table.num_rows == 0 and any(b.reason == "unreadable" for b in chunk.bad)
 
 
-class _Batch:
-    """Blocks of lines from one or more files, checked and inserted together.
+@dataclass(frozen=True)
+class _Block:
+    """Lines to check and insert in one go, and what reading them found."""
+
+    table: pa.Table | None  # (line_no, text, file) in record batches of one row group
+    paths: tuple[str, ...]
+    bad: tuple[tuple[str, int, str, str, str | None, str], ...]  # lines that never reach SQL
+    unterminated: frozenset[tuple[str, int]]  # (file, line) of a last line without newline
+    failure_events: bool  # every line names an eventType: try the failure-event statement
+
+
+class _Blocks:
+    """Gathers the chunks of one or more files into blocks (runs in the reading thread).
 
     Small files are gathered until ``chunk_bytes``, so a directory of many small files
     costs a few statements, not a few per file. A full block is cut after a whole
@@ -648,49 +677,43 @@ class _Batch:
     in record batches of one row group each: DuckDB then writes each batch's rows
     straight to the database file as a finished row group, instead of merging and
     compressing partial ones again at the checkpoint.
-
-    A block whose lines all name an ``eventType`` goes through the statement for
-    failure events only (11 keys parsed instead of 27). It inserts a line exactly as
-    the statement for all formats would, or leaves it out; the line accounting then
-    shows whether every left-out line is bad or a duplicate, and if not, the statement
-    for the other formats inserts the rest.
     """
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, *, chunk_bytes: int, autocommit: bool, fast: bool = True):
-        self.con = con
-        self.autocommit = autocommit
+    def __init__(self, *, chunk_bytes: int, fast: bool):
         self.chunk_bytes = chunk_bytes
         self.fast = fast
-        self.pending: list[tuple[str, pa.Table]] = []  # (file, lines) still to insert
+        self.pending: list[tuple[str, pa.Table]] = []  # (file, lines) not yet in a block
         self.pending_rows = 0
         self.pending_bytes = 0
-        self.bad_rows: list[tuple[str, int, str, str, str | None, str]] = []  # found while reading
+        self.bad: list[tuple[str, int, str, str, str | None, str]] = []
         self.unterminated: set[tuple[str, int]] = set()
-        self.duplicates = 0
-        self.reasons: Counter[str] = Counter()
-        self.quarantined_by_file: Counter[str] = Counter()
-        self.blank_by_file: Counter[str] = Counter()
+        self.first = True
 
-    def add(self, path: str, chunk: Chunk) -> None:
-        self.bad_rows.extend((path, b.line, b.reason, b.detail, None, b.raw) for b in chunk.bad)
+    def add(self, path: str, chunk: Chunk) -> _Block | None:
+        """Take a chunk; return a block when one is full."""
+        self.bad.extend((path, b.line, b.reason, b.detail, None, b.raw) for b in chunk.bad)
         if chunk.unterminated is not None:
             self.unterminated.add((path, chunk.unterminated))
         if chunk.table.num_rows:
             self.pending.append((path, chunk.table))
             self.pending_rows += chunk.table.num_rows
         self.pending_bytes += chunk.nbytes
-        if self.pending_bytes >= self.chunk_bytes:
-            self.flush(whole_row_groups=True)
+        if self.pending_bytes >= self.chunk_bytes or (self.first and self.pending_rows >= ROW_GROUP_ROWS):
+            # (the first block is one row group: DuckDB starts on it while the next is read)
+            self.first = False
+            return self._take(whole_row_groups=True)
+        return None
 
-    def _take(self, *, whole_row_groups: bool) -> tuple[pa.Table | None, list[str]]:
-        """The pending lines as one table with a ``file`` column (dictionary-encoded), in
-        record batches of one row group, and the names of its files. With
-        ``whole_row_groups``, only whole row groups are taken when there is at least
-        one; the rest stays pending."""
+    def finish(self) -> _Block | None:
+        """The last block, if anything is left."""
+        return self._take(whole_row_groups=False) if self.pending or self.bad else None
+
+    def _take(self, *, whole_row_groups: bool) -> _Block:
+        """A block of the pending lines. With ``whole_row_groups``, only whole row groups
+        are taken when there is at least one; the rest stays pending."""
         pending, n, nbytes = self.pending, self.pending_rows, self.pending_bytes
         self.pending, self.pending_rows, self.pending_bytes = [], 0, 0
-        if not n:
-            return None, []
+        bad, self.bad = self.bad, []
         keep = n // ROW_GROUP_ROWS * ROW_GROUP_ROWS if whole_row_groups else n
         if keep == 0:
             keep = n
@@ -706,23 +729,52 @@ class _Batch:
                 self.pending.append((path, t))
             got += t.num_rows
         self.pending_rows = n - keep
-        self.pending_bytes = nbytes * (n - keep) // n
-        names = list(dict.fromkeys(path for path, _ in taken))
+        self.pending_bytes = nbytes * (n - keep) // n if n else 0
+        names = tuple(dict.fromkeys(path for path, _ in taken))
+        if not taken:
+            return _Block(table=None, paths=(), bad=tuple(bad), unterminated=frozenset(), failure_events=False)
         index = {p: i for i, p in enumerate(names)}
         codes = np.concatenate([np.full(t.num_rows, index[p], dtype=np.int32) for p, t in taken])
+        text = pa.chunked_array([c for _, t in taken for c in t.column("text").chunks], pa.large_string()).combine_chunks()
         table = pa.Table.from_arrays(
             [
                 pa.chunked_array([c for _, t in taken for c in t.column("line_no").chunks], pa.int64()).combine_chunks(),
-                pa.chunked_array([c for _, t in taken for c in t.column("text").chunks], pa.large_string()).combine_chunks(),
-                pa.DictionaryArray.from_arrays(numpy_array(codes, pa.int32()), string_array(names)),
+                text,
+                pa.DictionaryArray.from_arrays(numpy_array(codes, pa.int32()), string_array(list(names))),
+                secret_gate(text),
             ],
-            names=["line_no", "text", "file"],
+            names=["line_no", "text", "file", "maybe_secret"],
         )
-        return pa.Table.from_batches(table.to_batches(max_chunksize=ROW_GROUP_ROWS)), names
+        return _Block(
+            table=pa.Table.from_batches(table.to_batches(max_chunksize=ROW_GROUP_ROWS)),
+            paths=names,
+            bad=tuple(bad),
+            unterminated=frozenset(u for u in self.unterminated if u[0] in index),
+            failure_events=self.fast and _all_failure_events(text),
+        )
 
-    def flush(self, *, whole_row_groups: bool = False) -> None:
-        table, paths = self._take(whole_row_groups=whole_row_groups)
-        bad_rows, self.bad_rows = self.bad_rows, []
+
+class _Batch:
+    """Checks and inserts blocks of lines, quarantines the bad ones, keeps the counts.
+
+    A block whose lines all name an ``eventType`` goes through the statement for
+    failure events only (11 keys parsed instead of 27). It inserts a line exactly as
+    the statement for all formats would, or leaves it out; the line accounting then
+    shows whether every left-out line is bad or a duplicate, and if not, the statement
+    for the other formats inserts the rest.
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, *, autocommit: bool):
+        self.con = con
+        self.autocommit = autocommit
+        self.duplicates = 0
+        self.reasons: Counter[str] = Counter()
+        self.quarantined_by_file: Counter[str] = Counter()
+        self.blank_by_file: Counter[str] = Counter()
+
+    def insert(self, block: _Block) -> None:
+        bad_rows = list(block.bad)
+        table = block.table
         if table is not None:
             n = table.num_rows
             con = self.con
@@ -733,7 +785,7 @@ class _Batch:
                 # and only a block where some lines did not make it in is parsed again to say why.
                 dups = self._exact_duplicates() if _scalar(con, _MAYBE_DUPLICATES_SQL) else set()
                 con.register("_dups", _line_table(sorted(dups)))
-                fast = self.fast and _all_failure_events(table)
+                fast = block.failure_events
                 added = self._insert(_INSERTS_FAILURE_EVENTS if fast else _INSERTS, dedupe=bool(dups))
                 flagged = con.execute(_PROBLEM_SQL).fetchall() if added < n - len(dups) else []
                 if fast and added + len({(f[0], f[1]) for f in flagged} | dups) < n:
@@ -746,13 +798,13 @@ class _Batch:
             duplicates = len(dups - {(f[0], f[1]) for f in flagged})
             if added + len(flagged) + duplicates != n:
                 raise TelemetryError(
-                    f"{', '.join(paths)}: internal error: of {n:,} lines, {added:,} were "
+                    f"{', '.join(block.paths)}: internal error: of {n:,} lines, {added:,} were "
                     f"inserted, {len(flagged):,} found bad and {duplicates:,} byte-identical duplicates; "
                     f"{n - added - len(flagged) - duplicates:,} unaccounted for (nothing was saved)"
                 )
             self.duplicates += duplicates
             for path, line_no, problem, detail, source, text in flagged:
-                refined = _refine(problem, detail, text, unterminated=(path, line_no) in self.unterminated)
+                refined = _refine(problem, detail, text, unterminated=(path, line_no) in block.unterminated)
                 if refined is None:  # a blank line: neither an event nor a bad line
                     self.blank_by_file[path] += 1
                     continue
@@ -817,11 +869,11 @@ class _Batch:
             self.con.unregister("_bad")
 
 
-def _all_failure_events(table: pa.Table) -> bool:
+def _all_failure_events(text: pa.Array) -> bool:
     """Cheap guess that every line is a failure event: each names an ``eventType``."""
     import pyarrow.compute as pc
 
-    return bool(pc.all(pc.match_substring(table.column("text"), '"eventType"')).as_py())
+    return bool(pc.all(pc.match_substring(text, '"eventType"')).as_py())
 
 
 def _line_table(keys: list[tuple[str, int]]) -> pa.Table:

@@ -21,10 +21,13 @@ import json
 import re
 from typing import Any
 
+import numpy as np
+import pyarrow as pa
+
 from failtax.redact import TRIGGER_PATTERN, redact, redact_json_text
 from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, FORMATS, SOURCES, TYPE_NAMES, Format
 
-__all__ = ["UNESCAPED_QUOTE", "build_insert_sql", "build_problem_sql"]
+__all__ = ["UNESCAPED_QUOTE", "build_insert_sql", "build_problem_sql", "secret_gate"]
 
 #: A double quote that neither opens nor closes a JSON string: what shell writers
 #: leave when they paste text with quotes into a JSON template.
@@ -188,15 +191,67 @@ def register_masking(con: Any) -> None:
         con.create_function("failtax_redact_json", redact_json_text, ["VARCHAR"], "VARCHAR", side_effects=False)
 
 
-def _masked(expr: str, *, is_json: bool) -> str:
+def _masked(expr: str, *, is_json: bool, gate: str | None = None) -> str:
     """``expr`` with secrets masked as it is stored; RE2's trigger expression (in SQL) picks
-    the few values that need the Python masker."""
+    the few values that need the Python masker. A ``gate`` column (see :func:`secret_gate`)
+    spares the expression the lines that cannot match it."""
     trig = TRIGGER_PATTERN.replace("'", "''")
     text = f"CAST({expr} AS VARCHAR)" if is_json else expr
     masked = f"failtax_redact_json({text})::JSON" if is_json else f"failtax_redact({text})"
-    return f"CASE WHEN regexp_matches({text}, '{trig}') THEN {masked} ELSE {expr} END"
+    test = f"regexp_matches({text}, '{trig}')"
+    if gate is not None:
+        test = f"{gate} AND {test}"
+    return f"CASE WHEN {test} THEN {masked} ELSE {expr} END"
 
-def _columns(formats: tuple[Format, ...] = FORMATS) -> dict[str, str]:
+
+_GATE_DB: Any = None
+
+
+def secret_gate(text: pa.Array) -> pa.Array:
+    """Per line: could a value of it match the masking trigger? (BOOLEAN, never NULL)
+
+    False only when the line's raw bytes do not match :data:`TRIGGER_PATTERN` (found
+    by one hyperscan scan of the whole buffer) and hold no backslash and no character
+    that RE2's case-insensitive matching folds onto an ASCII letter (KELVIN SIGN,
+    LONG S). Then no column can match either: a string value without escapes is the
+    line's own bytes, and a JSON value written again by DuckDB only loses the
+    whitespace between tokens, which no trigger can straddle (none holds a quote, a
+    comma, a bracket or a brace). Without hyperscan, every line is True.
+
+    >>> import pyarrow as pa
+    >>> secret_gate(pa.array(['{"a":"plain"}', '{"a":"token=1"}', '{"a":"x\\u0040y"}'], pa.large_string())).to_pylist()
+    [False, True, True]
+    """
+    global _GATE_DB
+    n = len(text)
+    try:
+        import hyperscan
+    except ImportError:  # pragma: no cover - platforms without the wheel
+        return _bools(np.ones(n, dtype=bool))
+    if _GATE_DB is None:
+        patterns = [TRIGGER_PATTERN.encode(), rb"\\", "\u212a".encode(), "\u017f".encode()]
+        db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+        db.compile(expressions=patterns, ids=list(range(len(patterns))), elements=len(patterns),
+                   flags=[0] * len(patterns))
+        _GATE_DB = db
+    offsets = np.frombuffer(text.buffers()[1], dtype=np.int64)[text.offset : text.offset + n + 1]
+    start, end = int(offsets[0]), int(offsets[-1])
+    data = memoryview(text.buffers()[2])[start:end].tobytes()
+    ends: list[int] = []
+    _GATE_DB.scan(data, match_event_handler=lambda _id, _from, to, _flags, _ctx: ends.append(to))
+    flags = np.zeros(n, dtype=bool)
+    if ends:
+        # a match ends inside the line that holds its last byte (no trigger spans a newline)
+        rows = np.searchsorted(offsets, np.array(ends, dtype=np.int64) - 1 + start, side="right") - 1
+        flags[rows] = True
+    return _bools(flags)
+
+
+def _bools(values: np.ndarray) -> pa.Array:
+    return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(np.packbits(values, bitorder="little"))])
+
+
+def _columns(formats: tuple[Format, ...] = FORMATS, gate: str | None = None) -> dict[str, str]:
     """The ``events`` columns as expressions over the raw fragments and ``source``.
 
     Keys no format of ``formats`` reads are not parsed: their columns are NULL.
@@ -258,7 +313,7 @@ def _columns(formats: tuple[Format, ...] = FORMATS) -> dict[str, str]:
     }
     for name, is_json in MASKED_COLUMNS.items():
         if cols[name] != "NULL":
-            cols[name] = _masked(cols[name], is_json=is_json)
+            cols[name] = _masked(cols[name], is_json=is_json, gate=gate)
     return cols
 
 
@@ -268,7 +323,7 @@ def _keys(formats: tuple[Format, ...]) -> tuple[str, ...]:
     return tuple(k for k in FIELDS if k in wanted)
 
 
-def _sourced(relation: str, *, guarded: bool = True, formats: tuple[Format, ...] = FORMATS) -> str:
+def _sourced(relation: str, *, guarded: bool = True, formats: tuple[Format, ...] = FORMATS, gate: str | None = None) -> str:
     keys = _keys(formats)
     struct = json.dumps({k: "JSON" for k in keys})
     raws = ", ".join(
@@ -280,11 +335,11 @@ def _sourced(relation: str, *, guarded: bool = True, formats: tuple[Format, ...]
     ) + " END"
     return f"""
 WITH parsed AS (
-  SELECT file, line_no, h, substr(md5(text), 1, 16) AS eid,
+  SELECT file, line_no, h, substr(md5(text), 1, 16) AS eid,{f" {gate}," if gate else ""}
          {"try(" if guarded else "("}json_transform(text, '{struct}')) AS j
   FROM {relation}
 ), fragments AS (
-  SELECT file, line_no, h, eid, j IS NULL AS bad_json, {raws}
+  SELECT file, line_no, h, eid,{f" {gate}," if gate else ""} j IS NULL AS bad_json, {raws}
   FROM parsed
 ), sourced AS (
   SELECT *, CASE WHEN bad_json THEN NULL ELSE {source} END AS source
@@ -320,6 +375,7 @@ def build_insert_sql(
     skip: str = "_dups",
     formats: tuple[Format, ...] = FORMATS,
     exclude: tuple[str, ...] = (),
+    gate: str | None = None,
 ) -> str:
     """INSERT the good lines of ``relation(file, line_no, h, text)`` into ``events``.
 
@@ -336,6 +392,8 @@ def build_insert_sql(
     only their lines are inserted, each exactly as the statement for all formats would
     insert it (a line's format is told by its marker keys, checked in ``FORMATS`` order,
     so give a prefix of ``FORMATS``). ``exclude`` leaves out the lines of those sources.
+    ``gate`` names a BOOLEAN column of ``relation`` made by :func:`secret_gate`: the
+    masking trigger then runs only on the lines where it is true.
 
     >>> sql = build_insert_sql("lines", dedupe=False, formats=FORMATS[:1])
     >>> '"timestamp"' in sql, "failtax_redact_json" in sql
@@ -343,7 +401,7 @@ def build_insert_sql(
     """
     if formats != FORMATS[: len(formats)]:
         raise ValueError("formats must be a prefix of FORMATS: a line's format is its first matching marker")
-    columns = _columns(formats)
+    columns = _columns(formats, gate)
     names = [c for c, _, _ in EVENTS_COLUMNS]
     select = ",\n       ".join(columns[n] for n in names)
     good = "CASE source " + " ".join(f"WHEN '{f.source}' THEN {_ok(f)}" for f in formats) + " ELSE FALSE END"
@@ -355,7 +413,7 @@ def build_insert_sql(
                  "WHERE d.file = sourced.file AND d.line_no = sourced.line_no)")
     return (
         f"INSERT INTO events ({', '.join(names)})"
-        + _sourced(relation, guarded=guarded, formats=formats)
+        + _sourced(relation, guarded=guarded, formats=formats, gate=gate)
         + f"\nSELECT {select}\nFROM sourced\nWHERE {where}"
     )
 
