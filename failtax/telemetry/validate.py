@@ -236,7 +236,7 @@ def secret_gate(text: pa.Array) -> pa.Array:
         _GATE_DB = db
     offsets = np.frombuffer(text.buffers()[1], dtype=np.int64)[text.offset : text.offset + n + 1]
     start, end = int(offsets[0]), int(offsets[-1])
-    data = memoryview(text.buffers()[2])[start:end].tobytes()
+    data = memoryview(text.buffers()[2])[start:end]  # scanned in place, not copied
     ends: list[int] = []
     _GATE_DB.scan(data, match_event_handler=lambda _id, _from, to, _flags, _ctx: ends.append(to))
     flags = np.zeros(n, dtype=bool)
