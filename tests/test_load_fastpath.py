@@ -22,6 +22,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from failtax.telemetry import load
 
@@ -279,3 +281,41 @@ def test_a_block_of_failure_events_with_other_formats_takes_the_fallback(
     monkeypatch.setattr(loader._Batch, "_insert", counting)
     _load_corpus(tmp_path, chunk_bytes=16 << 10, db=False)
     assert inserted["failure-events"] > 2000 and inserted["other-formats"] > 0 and inserted["all"] > 0
+
+
+_PIECES = ["to", "k", "en", "TOKEN", "pass", "word=", "@", "://", "ghp_", "AKIA", "sk-", "ke", "y=", "\u212a", "\u017f",
+           "é", "\u2028", "\\", '"', "\t", " ", "x", "1", "AC", "0123456789abcdef0123456789abcdef", "basic"]
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(values=st.lists(st.lists(st.sampled_from(_PIECES), max_size=8).map("".join), min_size=1, max_size=60),
+       ascii_=st.booleans(), escaped=st.sets(st.sampled_from("_@ekKs/=-")))
+def test_the_secret_gate_never_hides_a_value_the_trigger_matches(values: list[str], ascii_: bool, escaped: set[str]) -> None:
+    """Wherever DuckDB's trigger expression matches a decoded string value, or an object
+    as DuckDB writes it again, the line's gate is true (the gate may say more). Lines
+    spell some characters as JSON escapes (``\\u0040`` for ``@``), as some writers do."""
+    import duckdb
+    import pyarrow as pa
+
+    from failtax.redact import TRIGGER_PATTERN
+    from failtax.telemetry.validate import secret_gate
+
+    lines = []
+    for v in values:
+        line = json.dumps({"message": v, "metadata": {"k" + v[:3]: v, "n": [1.5e3, v]}}, ensure_ascii=ascii_)
+        for ch in escaped:  # (no true/false/null and no exponent here: every such character is in a string)
+            line = line.replace(ch, f"\\u{ord(ch):04x}")
+        lines.append(line)
+    table = pa.table({"text": pa.array(lines, pa.large_string())})
+    table = table.append_column("gate", secret_gate(table.column("text").combine_chunks()))
+    con = duckdb.connect()
+    con.register("t", table)
+    trig = TRIGGER_PATTERN.replace("'", "''")
+    hidden = con.execute(
+        "SELECT text FROM (SELECT text, gate, json_transform(text, '{\"message\": \"VARCHAR\", \"metadata\": \"JSON\"}') AS j "
+        f"FROM t) WHERE NOT gate AND (regexp_matches(j.message, '{trig}') "
+        f"OR regexp_matches(CAST(j.metadata AS VARCHAR), '{trig}'))"
+    ).fetchall()
+    assert hidden == []
+    plain = secret_gate(pa.array(['{"message":"click timeout"}', '{"message":"x"}'], pa.large_string()))
+    assert plain.to_pylist() == [False, False]
