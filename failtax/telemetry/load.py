@@ -4,7 +4,7 @@
 formats apart per line; keeps every good line as a row of ``events`` (declared column
 types, all formats in one schema with a ``source`` column); puts every bad line into
 ``quarantine`` with its file, line number, reason and raw text; drops exact duplicate
-lines (by a 64-bit hash of the line); and builds the views (``signals``, ``decisions``, ``lifecycle``,
+lines (found by a 64-bit hash, confirmed byte by byte); and builds the views (``signals``, ``decisions``, ``lifecycle``,
 ``retry_streaks``, ``agent_failures`` …, see :mod:`failtax.telemetry.views`).
 
 With a database file, loading is incremental and idempotent: each file is remembered
@@ -15,10 +15,16 @@ is built in a temporary file and renamed into place), so a crash leaves the prev
 state; concurrent loads of one database wait for each other (up to ``lock_timeout``)
 and then fail with a clear message.
 
-How the lines get in fast: each file is cut into numbered lines by numpy (no Python
-loop per line), handed to DuckDB as Arrow strings, and checked and normalised by one
-SQL statement per block (:mod:`failtax.telemetry.validate`). Only the few bad lines
-come back to Python, to be described and stored.
+How the lines get in fast: a reading thread cuts each file into numbered lines with
+numpy (no Python loop per line), gathers them into blocks of whole DuckDB row groups
+(Arrow strings, one record batch per row group, so DuckDB writes each straight to the
+file as a finished row group) and marks, with one hyperscan pass over the block, the
+lines that could hold a secret. Meanwhile the main thread has DuckDB check and
+normalise the previous block with one SQL statement (:mod:`failtax.telemetry.validate`):
+for a block of failure events, a statement that parses only their 11 keys, with the
+statement for all formats as the exact fallback for any other line. Only the few bad
+lines come back to Python, to be described and stored. ``FAST_PATH = False`` checks
+every block with the statement for all formats (the tests compare both).
 """
 
 from __future__ import annotations
@@ -69,7 +75,8 @@ except ImportError:  # pragma: no cover - non-POSIX
 __all__ = ["FileReport", "LoadSummary", "Telemetry", "connect", "load"]
 
 SCHEMA_VERSION = "1"
-#: Lines checked and inserted per statement: big enough that planning is negligible.
+#: Bytes of lines gathered per statement: two row groups of typical failure events,
+#: one per DuckDB thread on a small machine; planning is negligible at this size.
 BATCH_BYTES = 160 << 20
 #: Lines per DuckDB row group (its default): blocks are handed over in whole row groups.
 ROW_GROUP_ROWS = 122_880
@@ -286,8 +293,10 @@ def load(
     db : a database file to create or extend incrementally; ``None`` loads into memory.
     progress : show a progress bar on stderr; default: only when stderr is a terminal.
     lock_timeout : seconds to wait for another load of the same database to finish.
-    chunk_bytes : how many bytes of lines are checked and inserted per SQL statement
-        (memory use grows with it; files are read in blocks of at most 8 MB).
+    chunk_bytes : how many bytes of lines are gathered for one SQL statement; a full
+        block is cut after a whole number of row groups (122,880 lines), the rest goes
+        with the next one. Memory use grows with it (about 1.2 GB at the default for
+        1,000,000 failure events); files are read in pieces of at most 8 MB.
 
     Returns
     -------
