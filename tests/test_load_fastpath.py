@@ -319,3 +319,25 @@ def test_the_secret_gate_never_hides_a_value_the_trigger_matches(values: list[st
     assert hidden == []
     plain = secret_gate(pa.array(['{"message":"click timeout"}', '{"message":"x"}'], pa.large_string()))
     assert plain.to_pylist() == [False, False]
+
+
+def test_prefetch_raises_the_readers_error_and_stops_its_thread_when_left_early() -> None:
+    import threading
+
+    from failtax.telemetry.files import prefetch
+
+    def failing():
+        yield 1
+        raise OSError("disk gone")
+
+    got = []
+    with pytest.raises(OSError, match="disk gone"):
+        for item in prefetch(failing(), depth=1):
+            got.append(item)
+    assert got == [1]
+
+    before = {t.ident for t in threading.enumerate() if t.name == "failtax-read"}
+    reading = prefetch(iter(range(10**9)), depth=2)  # far more than will be taken
+    assert next(reading) == 0
+    reading.close()
+    assert {t.ident for t in threading.enumerate() if t.name == "failtax-read"} == before

@@ -29,6 +29,7 @@ every block with the statement for all formats (the tests compare both).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -559,7 +560,9 @@ def _ingest(
     bar = _progress_bar(total_bytes, enabled=progress)
     batch = _Batch(con, autocommit=autocommit)
     reports: dict[str, dict[str, Any]] = {}
-    try:
+    with contextlib.ExitStack() as stack:
+        if bar is not None:
+            stack.callback(bar.close)  # (closed after the reading thread has stopped)
         for plan in plans:
             reports[str(plan[0])] = {"status": plan[3], "lines_read": 0}
         todo = [p for p in plans if p[3] != "unchanged"]
@@ -585,7 +588,9 @@ def _ingest(
         resume_offset = resume_lines = 0
         # Files are read, cut into lines and gathered into blocks by a thread while
         # DuckDB checks and inserts the previous block (it releases the GIL meanwhile).
-        for step, i, item in prefetch(iter(steps()), depth=4 + 2 * max(1, chunk_bytes // READ_BYTES)):
+        reading = prefetch(iter(steps()), depth=4 + 2 * max(1, chunk_bytes // READ_BYTES))
+        stack.callback(reading.close)  # on any error: stop the reading thread before going on
+        for step, i, item in reading:
             if step == "block":
                 batch.insert(item)
                 continue
@@ -613,9 +618,6 @@ def _ingest(
                     "INSERT INTO _files VALUES (?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?)",
                     [path, ident.size, ident.mtime_ns, ident.head_hash, resume_offset, resume_lines, gz, ident.head_len],
                 )
-    finally:
-        if bar is not None:
-            bar.close()
     after = dict(con.execute("SELECT source, count(*) FROM events GROUP BY source").fetchall())
     by_source = {s: after.get(s, 0) - before.get(s, 0) for s in SOURCES if after.get(s, 0) != before.get(s, 0)}
     totals = {
