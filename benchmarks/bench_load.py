@@ -118,7 +118,7 @@ def _breakdown_child(paths: list[str], q: mp.Queue) -> None:
     out = []
 
     c = time.process_time()
-    gather = L._Blocks(chunk_bytes=L.BATCH_BYTES, fast=True)
+    gather = L._Blocks(chunk_bytes=L.BATCH_BYTES)
     blocks = []
     for p in paths:
         for chunk in read_chunks(p):
@@ -167,10 +167,8 @@ def _breakdown_child(paths: list[str], q: mp.Queue) -> None:
     cpu("lines: parse to 11 JSON fragments", f"SELECT count(json_transform(text, '{fe}')) FROM _chunk")
     cpu("lines: parse to 27 JSON fragments",
         f"SELECT count(json_transform(text, '{json.dumps({k: 'JSON' for k in FIELDS})}')) FROM _chunk")
-    cpu("statement for all formats, in memory", L._INSERTS[False, False])
-    cpu("statement for failure events (fast path), in memory", L._INSERTS_FAILURE_EVENTS[False, False])
-    cpu("statement for failure events, into a file",
-        L._INSERTS_FAILURE_EVENTS[False, False], db=str(work / "breakdown.duckdb"))
+    cpu("the loader's statement, in memory", L._INSERTS[False, False])
+    cpu("the loader's statement, into a file", L._INSERTS[False, False], db=str(work / "breakdown.duckdb"))
     for old in work.glob("breakdown.duckdb*"):
         old.unlink()
     q.put(out)

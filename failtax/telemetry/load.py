@@ -20,11 +20,8 @@ numpy (no Python loop per line), gathers them into blocks of whole DuckDB row gr
 (Arrow strings, one record batch per row group, so DuckDB writes each straight to the
 file as a finished row group) and marks, with one hyperscan pass over the block, the
 lines that could hold a secret. Meanwhile the main thread has DuckDB check and
-normalise the previous block with one SQL statement (:mod:`failtax.telemetry.validate`):
-for a block of failure events, a statement that parses only their 11 keys, with the
-statement for all formats as the exact fallback for any other line. Only the few bad
-lines come back to Python, to be described and stored. ``FAST_PATH = False`` checks
-every block with the statement for all formats (the tests compare both).
+normalise the previous block with one SQL statement (:mod:`failtax.telemetry.validate`).
+Only the few bad lines come back to Python, to be described and stored.
 """
 
 from __future__ import annotations
@@ -58,7 +55,7 @@ from failtax.telemetry.files import (
     read_chunks,
     string_array,
 )
-from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, FORMATS, QUARANTINE_COLUMNS, SOURCES
+from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, QUARANTINE_COLUMNS, SOURCES
 from failtax.telemetry.validate import (
     UNESCAPED_QUOTE,
     build_insert_sql,
@@ -81,24 +78,14 @@ SCHEMA_VERSION = "1"
 BATCH_BYTES = 160 << 20
 #: Lines per DuckDB row group (its default): blocks are handed over in whole row groups.
 ROW_GROUP_ROWS = 122_880
-#: Check blocks of failure events with the statement for that format only (see _Batch).
-FAST_PATH = True
 #: A probe of DuckDB's hash function, stored with the database: duplicate detection
 #: compares hashes, so a DuckDB whose hash differs must not extend an old database.
 _HASH_PROBE_SQL = "SELECT CAST(hash('failtax duplicate probe') AS VARCHAR)"
 
 _CHUNK = "(SELECT file, line_no, hash(text) AS h, text, maybe_secret FROM _chunk)"
-#: (guarded, dedupe) -> statement: for all formats; for failure events only; for the other formats.
+#: (guarded, dedupe) -> the statement that checks and inserts a block.
 _INSERTS = {
     (g, d): build_insert_sql(_CHUNK, dedupe=d, guarded=g, gate="maybe_secret") for g in (False, True) for d in (False, True)
-}
-_INSERTS_FAILURE_EVENTS = {
-    (g, d): build_insert_sql(_CHUNK, dedupe=d, guarded=g, formats=FORMATS[:1], gate="maybe_secret")
-    for g in (False, True) for d in (False, True)
-}
-_INSERTS_OTHER_FORMATS = {
-    (g, d): build_insert_sql(_CHUNK, dedupe=d, guarded=g, exclude=(FORMATS[0].source,), gate="maybe_secret")
-    for g in (False, True) for d in (False, True)
 }
 _PROBLEM_SQL = build_problem_sql(_CHUNK)
 # Cheap (hashes only): could any line of the block be a duplicate? The block's hashes are
@@ -570,7 +557,7 @@ def _ingest(
         def steps() -> Iterable[tuple[str, int, Any]]:
             # ("start", file), ("chunk", file, chunk) per chunk read, ("block", file, block)
             # when a block is complete, ("end", file), in this order: made by the reading thread.
-            blocks = _Blocks(chunk_bytes=chunk_bytes, fast=FAST_PATH)
+            blocks = _Blocks(chunk_bytes=chunk_bytes)
             for i, (f, _, _, _, offset, lines) in enumerate(todo):
                 yield "start", i, None
                 for chunk in read_chunks(str(f), offset=offset, first_line=lines + 1,
@@ -676,7 +663,6 @@ class _Block:
     paths: tuple[str, ...]
     bad: tuple[tuple[str, int, str, str, str | None, str], ...]  # lines that never reach SQL
     unterminated: frozenset[tuple[str, int]]  # (file, line) of a last line without newline
-    failure_events: bool  # every line names an eventType: try the failure-event statement
 
 
 class _Blocks:
@@ -690,9 +676,8 @@ class _Blocks:
     compressing partial ones again at the checkpoint.
     """
 
-    def __init__(self, *, chunk_bytes: int, fast: bool):
+    def __init__(self, *, chunk_bytes: int):
         self.chunk_bytes = chunk_bytes
-        self.fast = fast
         self.pending: list[tuple[str, pa.Table]] = []  # (file, lines) not yet in a block
         self.pending_rows = 0
         self.pending_bytes = 0
@@ -738,7 +723,7 @@ class _Blocks:
         self.pending_bytes = nbytes * (n - keep) // n if n else 0
         names = tuple(dict.fromkeys(path for path, _ in taken))
         if not taken:
-            return _Block(table=None, paths=(), bad=tuple(bad), unterminated=frozenset(), failure_events=False)
+            return _Block(table=None, paths=(), bad=tuple(bad), unterminated=frozenset())
         index = {p: i for i, p in enumerate(names)}
         codes = np.concatenate([np.full(t.num_rows, index[p], dtype=np.int32) for p, t in taken])
         # The system allocator: it hands a freed block's pages to the next block, where
@@ -759,19 +744,11 @@ class _Blocks:
             paths=names,
             bad=tuple(bad),
             unterminated=frozenset(u for u in self.unterminated if u[0] in index),
-            failure_events=self.fast and _all_failure_events(text),
         )
 
 
 class _Batch:
-    """Checks and inserts blocks of lines, quarantines the bad ones, keeps the counts.
-
-    A block whose lines all name an ``eventType`` goes through the statement for
-    failure events only (11 keys parsed instead of 27). It inserts a line exactly as
-    the statement for all formats would, or leaves it out; the line accounting then
-    shows whether every left-out line is bad or a duplicate, and if not, the statement
-    for the other formats inserts the rest.
-    """
+    """Checks and inserts blocks of lines, quarantines the bad ones, keeps the counts."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, *, autocommit: bool):
         self.con = con
@@ -794,12 +771,8 @@ class _Batch:
                 # and only a block where some lines did not make it in is parsed again to say why.
                 dups = self._exact_duplicates() if _scalar(con, _MAYBE_DUPLICATES_SQL) else set()
                 con.register("_dups", _line_table(sorted(dups)))
-                fast = block.failure_events
-                added = self._insert(_INSERTS_FAILURE_EVENTS if fast else _INSERTS, dedupe=bool(dups))
+                added = self._insert(dedupe=bool(dups))
                 flagged = con.execute(_PROBLEM_SQL).fetchall() if added < n - len(dups) else []
-                if fast and added + len({(f[0], f[1]) for f in flagged} | dups) < n:
-                    # lines of other formats among the failure events: insert them too
-                    added += self._insert(_INSERTS_OTHER_FORMATS, dedupe=bool(dups))
             finally:
                 con.unregister("_chunk")
                 con.unregister("_dups")
@@ -821,16 +794,16 @@ class _Batch:
         if bad_rows:
             self._quarantine(bad_rows)
 
-    def _insert(self, statements: Mapping[tuple[bool, bool], str], *, dedupe: bool) -> int:
-        """Run one of ``statements`` (by guarded, dedupe) on the block; the rows inserted."""
+    def _insert(self, *, dedupe: bool) -> int:
+        """Check and insert the registered block; the number of rows inserted."""
         if self.autocommit:
             # Optimistic: most blocks parse whole. A failed statement changes
             # nothing outside a transaction; then the block goes the careful way.
             try:
-                return _scalar(self.con, statements[False, dedupe])
+                return _scalar(self.con, _INSERTS[False, dedupe])
             except duckdb.Error:
                 pass
-        return _scalar(self.con, statements[True, dedupe])
+        return _scalar(self.con, _INSERTS[True, dedupe])
 
     def _exact_duplicates(self) -> set[tuple[str, int]]:
         """(file, line) of each line of ``_chunk`` byte-identical to an earlier line or event.
@@ -876,13 +849,6 @@ class _Batch:
             )
         finally:
             self.con.unregister("_bad")
-
-
-def _all_failure_events(text: pa.Array) -> bool:
-    """Cheap guess that every line is a failure event: each names an ``eventType``."""
-    import pyarrow.compute as pc
-
-    return bool(pc.all(pc.match_substring(text, '"eventType"')).as_py())
 
 
 def _line_table(keys: list[tuple[str, int]]) -> pa.Table:

@@ -373,8 +373,6 @@ def build_insert_sql(
     dedupe: bool,
     guarded: bool = True,
     skip: str = "_dups",
-    formats: tuple[Format, ...] = FORMATS,
-    exclude: tuple[str, ...] = (),
     gate: str | None = None,
 ) -> str:
     """INSERT the good lines of ``relation(file, line_no, h, text)`` into ``events``.
@@ -388,26 +386,19 @@ def build_insert_sql(
     The filter tests only raw fragments (cheap); each value is decoded once, in the
     projection.
 
-    ``formats`` narrows the statement to some formats: only their keys are parsed, and
-    only their lines are inserted, each exactly as the statement for all formats would
-    insert it (a line's format is told by its marker keys, checked in ``FORMATS`` order,
-    so give a prefix of ``FORMATS``). ``exclude`` leaves out the lines of those sources.
     ``gate`` names a BOOLEAN column of ``relation`` made by :func:`secret_gate`: the
     masking trigger then runs only on the lines where it is true.
 
-    >>> sql = build_insert_sql("lines", dedupe=False, formats=FORMATS[:1])
-    >>> '"timestamp"' in sql, "failtax_redact_json" in sql
-    (False, True)
+    >>> sql = build_insert_sql("lines", dedupe=False, gate="maybe_secret")
+    >>> "maybe_secret AND regexp_matches" in sql, "INSERT INTO events" in sql
+    (True, True)
     """
-    if formats != FORMATS[: len(formats)]:
-        raise ValueError("formats must be a prefix of FORMATS: a line's format is its first matching marker")
+    formats = FORMATS
     columns = _columns(formats, gate)
     names = [c for c, _, _ in EVENTS_COLUMNS]
     select = ",\n       ".join(columns[n] for n in names)
     good = "CASE source " + " ".join(f"WHEN '{f.source}' THEN {_ok(f)}" for f in formats) + " ELSE FALSE END"
     where = good
-    if exclude:
-        where = f"source NOT IN {_sql_list(exclude)} AND ({where})"
     if dedupe:
         where = (f"({where}) AND NOT EXISTS (SELECT 1 FROM {skip} d "
                  "WHERE d.file = sourced.file AND d.line_no = sourced.line_no)")
