@@ -214,9 +214,11 @@ def secret_gate(text: pa.Array) -> pa.Array:
     by one hyperscan scan of the whole buffer) and hold no backslash and no character
     that RE2's case-insensitive matching folds onto an ASCII letter (KELVIN SIGN,
     LONG S). Then no column can match either: a string value without escapes is the
-    line's own bytes, and a JSON value written again by DuckDB only loses the
-    whitespace between tokens, which no trigger can straddle (none holds a quote, a
-    comma, a bracket or a brace). Without hyperscan, every line is True.
+    line's own bytes, and a JSON value written again by DuckDB differs from the line
+    only between tokens (whitespace) and in how numbers are spelled; no trigger can
+    straddle tokens (none holds a quote, comma, bracket or brace, and ``://``, the one
+    with a colon, needs a slash, which only strings hold) or come from a number's
+    characters. Without hyperscan, every line is True.
 
     >>> import pyarrow as pa
     >>> secret_gate(pa.array(['{"a":"plain"}', '{"a":"token=1"}', '{"a":"x\\u0040y"}'], pa.large_string())).to_pylist()
@@ -393,18 +395,17 @@ def build_insert_sql(
     >>> "maybe_secret AND regexp_matches" in sql, "INSERT INTO events" in sql
     (True, True)
     """
-    formats = FORMATS
-    columns = _columns(formats, gate)
+    columns = _columns(gate=gate)
     names = [c for c, _, _ in EVENTS_COLUMNS]
     select = ",\n       ".join(columns[n] for n in names)
-    good = "CASE source " + " ".join(f"WHEN '{f.source}' THEN {_ok(f)}" for f in formats) + " ELSE FALSE END"
+    good = "CASE source " + " ".join(f"WHEN '{f.source}' THEN {_ok(f)}" for f in FORMATS) + " ELSE FALSE END"
     where = good
     if dedupe:
         where = (f"({where}) AND NOT EXISTS (SELECT 1 FROM {skip} d "
                  "WHERE d.file = sourced.file AND d.line_no = sourced.line_no)")
     return (
         f"INSERT INTO events ({', '.join(names)})"
-        + _sourced(relation, guarded=guarded, formats=formats, gate=gate)
+        + _sourced(relation, guarded=guarded, gate=gate)
         + f"\nSELECT {select}\nFROM sourced\nWHERE {where}"
     )
 
