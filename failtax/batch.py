@@ -467,11 +467,15 @@ def _iter_chunks(paths: Sequence[str], chunk_bytes: int) -> Iterator[tuple[str, 
         try:
             line_no = 1
             rest = b""
+            at_start = True  # a UTF-8 byte order mark opening the file is not part of line 1
             while True:
                 block = fh.read(chunk_bytes)
                 if not block:
                     break
                 block = rest + block
+                if at_start and (len(block) >= len(_BOM) or not _BOM.startswith(block)):
+                    at_start = False
+                    block = block.removeprefix(_BOM)
                 cut = block.rfind(b"\n")
                 if cut < 0:
                     rest = block
@@ -484,6 +488,9 @@ def _iter_chunks(paths: Sequence[str], chunk_bytes: int) -> Iterator[tuple[str, 
         finally:
             if close:
                 fh.close()
+
+
+_BOM = b"\xef\xbb\xbf"
 
 
 def _open_binary(path: str) -> BinaryIO:

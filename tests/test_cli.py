@@ -121,6 +121,22 @@ def test_classify_reads_stdin_and_names_it() -> None:
     assert second["error"].startswith("<stdin>:2: ")
 
 
+def test_classify_reads_a_file_that_opens_with_a_byte_order_mark(tmp_path: Path) -> None:
+    # Windows editors and PowerShell's Out-File write a UTF-8 BOM before the first line.
+    f = tmp_path / "evidence.jsonl"
+    f.write_bytes(b'\xef\xbb\xbf{"text": "HTTP 429 Too Many Requests", "exit_code": 1}\r\n'
+                  b'{"text": "\xef\xbb\xbfKilled", "exit_code": 137}\r\n')
+    p = run("classify", "-t", "agent-run", str(f))
+    no_traceback(p)
+    first, second = (json.loads(x) for x in p.stdout.decode().splitlines())
+    assert first["bucket"] == "rate_limited"
+    assert second["bucket"] == "killed"
+    # only the mark opening the file is dropped; one mid-file is the line's own text
+    p = run("classify", "-t", "agent-run", stdin=b'{"text": "Killed"}\n\xef\xbb\xbf{"text": "Killed"}\n')
+    first, second = (json.loads(x) for x in p.stdout.decode().splitlines())
+    assert "bucket" in first and second["error"].startswith("<stdin>:2: not valid JSON")
+
+
 def test_classify_keeps_order_over_many_lines(tmp_path: Path) -> None:
     texts = ["HTTP 500 from the app", "waiting for selector #x", "electron crashed", "all good"]
     rows = []
