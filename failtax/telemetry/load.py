@@ -21,7 +21,10 @@ numpy (no Python loop per line), gathers them into blocks of whole DuckDB row gr
 file as a finished row group) and marks, with one hyperscan pass over the block, the
 lines that could hold a secret. Meanwhile the main thread has DuckDB check and
 normalise the previous block with one SQL statement (:mod:`failtax.telemetry.validate`).
-Only the few bad lines come back to Python, to be described and stored.
+Only the few bad lines come back to Python, to be described and stored. Outside a
+transaction a block is first offered to a cheaper statement that takes only plain
+failure events (what the emitter writes) and fails on any other line; the block then
+goes through the statement for all formats, which would have inserted the same rows.
 """
 
 from __future__ import annotations
@@ -59,6 +62,7 @@ from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, QUARANTINE_COLUMNS,
 from failtax.telemetry.validate import (
     UNESCAPED_QUOTE,
     build_insert_sql,
+    build_plain_insert_sql,
     build_problem_sql,
     register_masking,
     secret_gate,
@@ -87,6 +91,10 @@ _CHUNK = "(SELECT file, line_no, hash(text) AS h, text, maybe_secret FROM _chunk
 _INSERTS = {
     (g, d): build_insert_sql(_CHUNK, dedupe=d, guarded=g, gate="maybe_secret") for g in (False, True) for d in (False, True)
 }
+#: dedupe -> the cheaper statement for a block of plain failure events only (fails otherwise).
+_PLAIN_INSERTS = {d: build_plain_insert_sql(_CHUNK, dedupe=d, gate="maybe_secret") for d in (False, True)}
+#: Try the plain failure-event statement first (outside a transaction, until it fails once).
+PLAIN_FIRST = True
 _PROBLEM_SQL = build_problem_sql(_CHUNK)
 # Cheap (hashes only): could any line of the block be a duplicate? The block's hashes are
 # the join's build side, so the cost does not grow with the size of ``events``.
@@ -753,6 +761,9 @@ class _Batch:
     def __init__(self, con: duckdb.DuckDBPyConnection, *, autocommit: bool):
         self.con = con
         self.autocommit = autocommit
+        # Only a statement outside a transaction may fail and be run again the careful way.
+        self.try_plain = autocommit and PLAIN_FIRST
+        self.plain_blocks = 0
         self.duplicates = 0
         self.reasons: Counter[str] = Counter()
         self.quarantined_by_file: Counter[str] = Counter()
@@ -797,8 +808,18 @@ class _Batch:
     def _insert(self, *, dedupe: bool) -> int:
         """Check and insert the registered block; the number of rows inserted."""
         if self.autocommit:
-            # Optimistic: most blocks parse whole. A failed statement changes
-            # nothing outside a transaction; then the block goes the careful way.
+            # Optimistic: most blocks parse whole, most of them plain failure events
+            # (what the emitter writes). A failed statement changes nothing outside a
+            # transaction; then the block goes the careful way. A load whose lines are not
+            # all plain failure events stops trying the plain statement after its first
+            # failure, so messy telemetry pays for at most one failed attempt.
+            if self.try_plain:
+                try:
+                    added = _scalar(self.con, _PLAIN_INSERTS[dedupe])
+                    self.plain_blocks += 1
+                    return added
+                except duckdb.Error:
+                    self.try_plain = False
             try:
                 return _scalar(self.con, _INSERTS[False, dedupe])
             except duckdb.Error:

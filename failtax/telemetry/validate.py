@@ -13,6 +13,16 @@ come out as ``invalid-json`` (told apart further in Python, for those few lines 
 :func:`build_insert_sql` inserts the good lines of a relation ``(file, line_no, h, text)``
 into ``events`` in one statement; :func:`build_problem_sql` lists the bad ones with
 their reason and detail (run only when some lines did not make it in).
+
+:func:`build_plain_insert_sql` is a cheaper statement for the common case, a block made
+only of good failure events whose signals are already normal (what failtax's own
+emitter writes). It parses only the eleven failure-event keys and has no filter: a
+line that is not such an event makes it fail (DuckDB's ``error()``, a failing cast), and
+the caller then runs the statement above, which inserts exactly the same rows for the
+lines it accepts. No filter matters because DuckDB pushes a filter on parsed values
+below the parse and parses every line again for each value the filter reads; no
+per-format ``CASE`` and no signal normalisation make the rest of the saving (measured:
+about a fifth of the statement's CPU time on 1,000,000 emitter lines).
 """
 
 from __future__ import annotations
@@ -25,9 +35,18 @@ import numpy as np
 import pyarrow as pa
 
 from failtax.redact import TRIGGER_PATTERN, redact, redact_json_text
-from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, FORMATS, SOURCES, TYPE_NAMES, Format
+from failtax.telemetry.schema import (
+    CLASSIFIED_EVENT_TYPES,
+    EVENTS_COLUMNS,
+    FIELDS,
+    FORMATS,
+    RESOLVED_EVENT_TYPES,
+    SOURCES,
+    TYPE_NAMES,
+    Format,
+)
 
-__all__ = ["UNESCAPED_QUOTE", "build_insert_sql", "build_problem_sql", "secret_gate"]
+__all__ = ["UNESCAPED_QUOTE", "build_insert_sql", "build_plain_insert_sql", "build_problem_sql", "secret_gate"]
 
 #: A double quote that neither opens nor closes a JSON string: what shell writers
 #: leave when they paste text with quotes into a JSON template.
@@ -35,6 +54,9 @@ UNESCAPED_QUOTE = re.compile(r'[^\s{\[,:\\"]\s*"\s*[^\s}\],:]')
 
 # A compact JSON list of plain strings (no escapes): split it instead of parsing it.
 _PLAIN_LIST = r'\[("[^"\\]*"(,"[^"\\]*")*)?\]'
+# A compact JSON list of signal names that are already normal (lower case, digits and
+# single inner hyphens): what normalise_signal_name returns unchanged.
+_NORMAL_LIST = r'\[("[a-z0-9]+(-[a-z0-9]+)*"(,"[a-z0-9]+(-[a-z0-9]+)*")*)?\]'
 # A compact JSON list of already-normal signal names has only these characters.
 _NEEDS_NORMALISING = r'[^a-z0-9",\[\]-]|--|"-|-"'
 _COL = {k: f"v_{k}" for k in FIELDS}  # decoded value of each key
@@ -418,3 +440,73 @@ FROM checked c JOIN {relation} r ON r.file = c.file AND r.line_no = c.line_no
 WHERE c.problem IS NOT NULL
 ORDER BY c.file, c.line_no
 """
+
+
+def build_plain_insert_sql(relation: str, *, dedupe: bool, skip: str = "_dups", gate: str | None = None) -> str:
+    """INSERT the lines of ``relation(file, line_no, h, text)``, all plain failure events.
+
+    A plain failure event is a good line of the ``failure-event`` format (required keys
+    present, every key of the right type, a known ``eventType``, ``aiClassification`` /
+    ``userAction`` where its type needs one, a valid ``ts``) whose ``signals``, if any,
+    are a compact list of names already normal. For such lines the row is exactly what
+    :func:`build_insert_sql` inserts; any other line makes the statement fail
+    (``error()``, a failing cast or a line that is not JSON), so a caller that can run
+    again (outside a transaction) falls back to :func:`build_insert_sql`. ``dedupe``,
+    ``skip`` and ``gate`` as there.
+
+    >>> sql = build_plain_insert_sql("lines", dedupe=False, gate="maybe_secret")
+    >>> "error('not a plain failure event')" in sql, "WHERE" in sql.split("FROM checked")[-1]
+    (True, False)
+    """
+    fmt = FORMATS[0]
+    keys = fmt.required + fmt.optional
+    assert fmt.source == "failure-event" and set(keys) == set(_keys((fmt,)))
+    struct = json.dumps({k: "JSON" for k in keys})
+    raws = ", ".join(f'CAST(j."{k}" AS VARCHAR) AS {_RAW[k]}' for k in keys)
+
+    def plain_string(key: str) -> str:  # the value of a key known to be a string or absent
+        r = _RAW[key]
+        return f"CASE WHEN contains({r}, '\\') THEN json_extract_string({r}, '$') ELSE substr({r}, 2, length({r}) - 2) END"
+
+    et = _RAW["eventType"]
+    quoted = lambda values: _sql_list(tuple(json.dumps(v) for v in values))  # noqa: E731
+    checks = [f"{et} IN {quoted(fmt.kinds)}"]
+    for k in keys:
+        kind = FIELDS[k]
+        test = {"str": f"starts_with({_RAW[k]}, '\"')", "obj": f"starts_with({_RAW[k]}, '{{')",
+                "strs": f"regexp_full_match({_RAW[k]}, '{_NORMAL_LIST}')"}[kind]
+        checks.append(test if k in fmt.required else f"({_RAW[k]} IS NULL OR {test})")
+    checks.append(f"({_present('aiClassification')} OR {et} NOT IN {quoted(CLASSIFIED_EVENT_TYPES)})")
+    checks.append(f"({_present('userAction')} OR {et} NOT IN {quoted(RESOLVED_EVENT_TYPES)})")
+    values = {k: plain_string(k) for k in keys if FIELDS[k] == "str"}
+    values["signals"] = f"CASE WHEN {_RAW['signals']} = '[]' THEN CAST([] AS VARCHAR[]) ELSE string_split({_RAW['signals']}[3:-3], '\",\"') END"
+    values["metadata"] = _masked(_JSON["metadata"], is_json=True, gate=gate)
+    columns = {
+        "event_id": "eid", "source": f"'{fmt.source}'", "event_type": "event_type", "ts": "ts",
+        "skill": values["skillName"], "ai_classification": values["aiClassification"],
+        "ai_suggestion": values["aiSuggestion"], "user_action": values["userAction"], "run_id": values["runId"],
+        "test_case_id": values["testCaseId"], "project_id": values["projectId"], "signals": values["signals"],
+        "metadata": values["metadata"], "file": "file", "line": "line_no", "line_hash": "h",
+    }
+    names = [c for c, _, _ in EVENTS_COLUMNS]
+    select = ",\n       ".join(columns.get(n, "NULL") for n in names)
+    where = ""
+    if dedupe:
+        where = f"\nWHERE NOT EXISTS (SELECT 1 FROM {skip} d WHERE d.file = checked.file AND d.line_no = checked.line_no)"
+    return f"""INSERT INTO events ({', '.join(names)})
+WITH parsed AS (
+  SELECT file, line_no, h, substr(md5(text), 1, 16) AS eid,{f" {gate}," if gate else ""}
+         json_transform(text, '{struct}') AS j
+  FROM {relation}
+), fragments AS (
+  SELECT file, line_no, h, eid,{f" {gate}," if gate else ""} {raws}, j."metadata" AS {_JSON["metadata"]}
+  FROM parsed
+), checked AS (
+  SELECT *,
+         CASE WHEN {" AND ".join(checks)} THEN {plain_string("eventType")}
+              ELSE error('not a plain failure event') END AS event_type,
+         CAST(CAST({plain_string("ts")} AS TIMESTAMPTZ) AS TIMESTAMP) AS ts
+  FROM fragments
+)
+SELECT {select}
+FROM checked{where}"""

@@ -1,0 +1,175 @@
+"""The plain failure-event statement inserts exactly what the careful statement inserts.
+
+The loader first tries a cheaper statement on each block (outside a transaction): it
+accepts only good failure events whose signals are already normal, and fails on any
+other line, after which the block goes through the statement for all formats. These
+tests load real files into real DuckDB databases with the plain statement tried and
+with it switched off, and require identical ``events`` and ``quarantine`` tables — for
+emitter lines of every shape, and for lines that look like emitter lines but are not
+good (a wrong type, a bad timestamp …), which must be quarantined with the same reason
+and detail as before.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from failtax.telemetry import load
+from failtax.telemetry.emit import event_line, event_record
+
+loader = sys.modules["failtax.telemetry.load"]
+
+_EVENTS = "SELECT * EXCLUDE (file), parse_filename(file) AS f FROM events ORDER BY f, line"
+_QUARANTINE = "SELECT * EXCLUDE (file, loaded_at), parse_filename(file) AS f FROM quarantine ORDER BY f, line"
+
+
+def _emitter_lines(n: int) -> list[bytes]:
+    """``n`` lines as failtax's emitter writes them, of every event type and shape."""
+    types = ["pre-execution-classification", "replay-failure-classified", "replay-failure-resolved",
+             "regen-failure-classified", "regen-failure-resolved"]
+    lines = []
+    for i in range(n):
+        et = types[i % len(types)]
+        rec = event_record(
+            event_type=et, skill_name="muggle-test" if i % 7 else 'quote " and \\ back\tslash',
+            ai_classification=None if et.endswith("resolved") and i % 2 else ["infra", "stale-script", "café"][i % 3],
+            ai_suggestion="regenerate" if i % 3 else None,
+            user_action=("retry" if i % 4 else "skip") if et.endswith("resolved") or i % 5 == 0 else None,
+            run_id=f"run-{i:05d}", test_case_id=f"tc-{i % 13}" if i % 6 else None, project_id="proj-\u00e9",
+            signals=[["selector-timeout", "element-not-found"], [], ["x1"], None][i % 4],
+            metadata=[None, {"failingStep": "Click 'Sign in'"}, {"errorExcerpt": "token ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"},
+                      {"n": 1.5, "nested": {"a": [1, "b", None]}, "t": True}][i % 4],
+            ts=f"2026-09-07T08:{i // 60 % 60:02d}:{i % 60:02d}.{i % 1000:03d}Z",
+        )
+        lines.append(event_line(rec))
+    return lines
+
+
+def _tables(tmp_path: Path, name: str, files: dict[str, bytes], *, plain: bool, db: bool,
+            chunk_bytes: int, monkeypatch: pytest.MonkeyPatch) -> tuple[list, list, dict, int]:
+    """Load ``files`` (written under a fresh directory) and read back both tables."""
+    root = tmp_path / name
+    root.mkdir()
+    for fname, data in files.items():
+        (root / fname).write_bytes(data)
+    monkeypatch.setattr(loader, "PLAIN_FIRST", plain)
+    ran = []
+    scalar = loader._scalar
+
+    def spy(con, sql, params=None):  # which statements succeeded
+        value = scalar(con, sql, params)
+        ran.append(sql)
+        return value
+
+    monkeypatch.setattr(loader, "_scalar", spy)
+    target = str(root / "t.duckdb") if db else None
+    with load(str(root), db=target, progress=False, chunk_bytes=chunk_bytes) as tel:
+        events = tel.sql(_EVENTS).fetchall()
+        quarantine = tel.sql(_QUARANTINE).fetchall()
+        summary = tel.summary.to_dict()
+    for key in ("seconds", "db", "files"):
+        summary.pop(key)
+    plain_ran = sum(sql in loader._PLAIN_INSERTS.values() for sql in ran)
+    return events, quarantine, summary, plain_ran
+
+
+@pytest.mark.parametrize("db", [False, True])
+@pytest.mark.parametrize("chunk_bytes", [2048, 1 << 20])
+def test_emitter_lines_load_the_same_through_the_plain_statement(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, db: bool, chunk_bytes: int
+) -> None:
+    lines = _emitter_lines(300)
+    files = {
+        "a.jsonl": b"".join(lines[:200]) + lines[5] + lines[5],  # duplicates within the file
+        "b.jsonl": b"".join(lines[150:]),  # and across files
+    }
+    plain = _tables(tmp_path, "plain", files, plain=True, db=db, chunk_bytes=chunk_bytes, monkeypatch=monkeypatch)
+    careful = _tables(tmp_path, "careful", files, plain=False, db=db, chunk_bytes=chunk_bytes, monkeypatch=monkeypatch)
+    assert plain[0] == careful[0]
+    assert plain[1] == careful[1] == []
+    assert plain[2] == careful[2]
+    assert plain[2]["events_added"] == 300 and plain[2]["duplicates"] == 52
+    assert plain[3] >= 1 and careful[3] == 0  # the plain statement did the work
+    # the secret in the metadata is masked either way
+    assert not any("ghp_a1B2" in str(row) for row in plain[0])
+
+
+GOOD = ('{"ts":"2026-09-07T08:00:00.000Z","eventType":"replay-failure-classified","skillName":"s",'
+        '"aiClassification":"infra","runId":"r","signals":["selector-timeout"],"metadata":{"k":"v"}}')
+
+# A good line changed in one place: (change, expected quarantine reason or None when the
+# line is good but not plain, so the careful statement must insert it).
+LOOKALIKES = [
+    (('"runId":"r"', '"runId":5'), "wrong-type"),
+    (('"runId":"r"', '"runId":{"a":1}'), "wrong-type"),
+    (('"skillName":"s"', '"skillName":null'), "missing-field"),
+    (('"skillName":"s"', '"skillName":true'), "wrong-type"),
+    (('"aiClassification":"infra",', ''), "missing-field"),
+    (('"aiClassification":"infra"', '"aiClassification":["infra"]'), "wrong-type"),
+    (('"signals":["selector-timeout"]', '"signals":"selector-timeout"'), "wrong-type"),
+    (('"signals":["selector-timeout"]', '"signals":[1,2]'), "wrong-type"),
+    (('"metadata":{"k":"v"}', '"metadata":"k=v"'), "wrong-type"),
+    (('"metadata":{"k":"v"}', '"metadata":[1]'), "wrong-type"),
+    (('2026-09-07T08:00:00.000Z', 'yesterday'), "bad-timestamp"),
+    (('2026-09-07T08:00:00.000Z', '2026-13-07T08:00:00Z'), "bad-timestamp"),
+    (('"ts":"2026-09-07T08:00:00.000Z"', '"ts":1788739200'), "wrong-type"),
+    (('"replay-failure-classified"', '"replay-failure-retried"'), "unknown-event-type"),
+    (('"eventType":"replay-failure-classified"', '"eventType":7'), "wrong-type"),
+    (('"replay-failure-classified"', '"replay-failure-resolved"'), "missing-field"),  # no userAction
+    (('{"k":"v"}}', '{"k":"v"'), "invalid-json"),
+    (('"runId":"r"', '"runId":"r","ts":5'), None),  # a repeated key: the first one counts
+    (('"signals":["selector-timeout"]', '"signals":["Selector Timeout","a--b"]'), None),  # normalised
+    (('"signals":["selector-timeout"]', '"signals":[]'), None),
+    (('"signals":["selector-timeout"]', '"signals":null'), None),
+    (('"runId":"r"', '"runId":"r\\u0040\\"x"'), None),  # escapes in a string
+    (('"skillName":"s"', '"skillName" : "s"'), None),
+    (('"metadata":{"k":"v"}', '"metadata":{"auth":"Bearer abc.def"}'), None),  # masked
+    (('"eventType"', '"event\\u0054ype"'), None),
+]
+
+
+@pytest.mark.parametrize(("change", "reason"), LOOKALIKES, ids=[c[1] for c, _ in LOOKALIKES])
+def test_a_line_that_looks_plain_but_is_not_loads_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: tuple[str, str], reason: str | None
+) -> None:
+    old, new = change
+    assert old in GOOD
+    odd = GOOD.replace(old, new, 1)
+    lines = [json.dumps({**json.loads(GOOD), "runId": f"r{i}"}, separators=(",", ":")) for i in range(40)]
+    # plain blocks before and after the odd line (small blocks), and the odd line twice
+    files = {"e.jsonl": ("\n".join(lines[:20] + [odd] + lines[20:] + [odd]) + "\n").encode()}
+    plain = _tables(tmp_path, "plain", files, plain=True, db=False, chunk_bytes=1024, monkeypatch=monkeypatch)
+    careful = _tables(tmp_path, "careful", files, plain=False, db=False, chunk_bytes=1024, monkeypatch=monkeypatch)
+    assert plain[0] == careful[0]
+    assert plain[1] == careful[1]
+    assert plain[2] == careful[2]
+    assert plain[3] >= 1  # the blocks before the odd line went the plain way
+    if reason is None:
+        assert plain[2]["events_added"] == 41 and plain[2]["quarantined"] == 0
+    else:
+        assert plain[2]["events_added"] == 40
+        assert [(row[0], row[1]) for row in plain[1]] == [(21, reason), (42, reason)]
+
+
+def test_the_plain_statement_refuses_what_it_cannot_insert_exactly(tmp_path: Path) -> None:
+    """Run on its own, the statement fails on a line that is not a plain failure event."""
+    import duckdb
+
+    con = duckdb.connect(str(tmp_path / "x.duckdb"))
+    loader._prepare(con)
+    sql = loader._PLAIN_INSERTS[False]
+    for text, ok in [(GOOD, True), (GOOD.replace('"runId":"r"', '"runId":5'), False),
+                     (GOOD.replace('["selector-timeout"]', '["Selector"]'), False),
+                     ('{"timestamp":"2026-09-07T08:00:00Z","event":"recovery.attempted"}', False)]:
+        con.execute("CREATE OR REPLACE TABLE _chunk AS SELECT 'f' AS file, 1::BIGINT AS line_no, "
+                    "? AS text, true AS maybe_secret", [text + "\n"])
+        if ok:
+            assert con.execute(sql).fetchall() == [(1,)]
+        else:
+            with pytest.raises(duckdb.Error):
+                con.execute(sql)
+    con.close()
