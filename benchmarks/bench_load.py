@@ -167,8 +167,10 @@ def _breakdown_child(paths: list[str], q: mp.Queue) -> None:
     cpu("lines: parse to 11 JSON fragments", f"SELECT count(json_transform(text, '{fe}')) FROM _chunk")
     cpu("lines: parse to 27 JSON fragments",
         f"SELECT count(json_transform(text, '{json.dumps({k: 'JSON' for k in FIELDS})}')) FROM _chunk")
-    cpu("the loader's statement, in memory", L._INSERTS[False, False])
-    cpu("the loader's statement, into a file", L._INSERTS[False, False], db=str(work / "breakdown.duckdb"))
+    cpu("the statement for all formats, in memory", L._INSERTS[False, False])
+    cpu("the statement for all formats, into a file", L._INSERTS[False, False], db=str(work / "breakdown.duckdb"))
+    cpu("the plain failure-event statement, in memory", L._PLAIN_INSERTS[False])
+    cpu("the plain failure-event statement, into a file", L._PLAIN_INSERTS[False], db=str(work / "breakdown.duckdb"))
     for old in work.glob("breakdown.duckdb*"):
         old.unlink()
     q.put(out)
