@@ -250,6 +250,26 @@ def test_a_grown_gzip_file_adds_only_its_new_lines(tmp_path: Path) -> None:
     assert tel.sql("SELECT line FROM events ORDER BY line").fetchall() == [(1,), (2,), (3,), (4,)]
 
 
+@pytest.mark.parametrize("gz", [False, True], ids=["plain", "gzip"])
+def test_a_byte_order_mark_opening_a_file_is_not_part_of_its_first_line(tmp_path: Path, gz: bool) -> None:
+    # Windows editors and PowerShell's Out-File put a UTF-8 BOM before the first line.
+    f = tmp_path / ("sink.jsonl.gz" if gz else "sink.jsonl")
+    db = tmp_path / "t.duckdb"
+    body = b"\xef\xbb\xbf" + _line(_event(1)).encode() + _line(_event(2)).replace("\n", "\r\n").encode()
+    f.write_bytes(gzip.compress(body) if gz else body)
+    tel = load(f, db=db)
+    assert _counts(tel) == (2, 0)
+    assert tel.sql("SELECT line, run_id FROM events ORDER BY line").fetchall() == [(1, "r1"), (2, "r2")]
+    tel.close()
+    with (gzip.open(f, "ab") if gz else open(f, "ab")) as fh:  # grows: only the new line
+        fh.write(_line(_event(3)).encode() + b"\xef\xbb\xbf" + _line(_event(4)).encode())
+    tel = load(f, db=db)
+    assert tel.summary.lines_read == 2
+    assert tel.sql("SELECT line, run_id FROM events ORDER BY line").fetchall() == [(1, "r1"), (2, "r2"), (3, "r3")]
+    # a mark in the middle of a file is the line's own (bad) text
+    assert tel.sql("SELECT line, reason FROM quarantine").fetchall() == [(4, "invalid-json")]
+
+
 def test_a_replaced_file_is_reloaded(tmp_path: Path) -> None:
     f = tmp_path / "sink.jsonl"
     db = tmp_path / "t.duckdb"

@@ -139,6 +139,10 @@ def _is_telemetry_name(p: Path, *, root: Path) -> bool:
     return name.endswith(TELEMETRY_SUFFIXES)
 
 
+#: The UTF-8 byte order mark some Windows writers put before the first line.
+BOM = b"\xef\xbb\xbf"
+
+
 def is_gzip(path: str | os.PathLike[str]) -> bool:
     """True for a gzip file (by its magic bytes, whatever its name)."""
     with open(path, "rb") as fh:
@@ -190,6 +194,7 @@ def read_chunks(
         carry = b""
         line_no = first_line
         consumed = offset
+        at_start = offset == 0  # a UTF-8 byte order mark opening the file is not part of line 1
         while failure is None:
             data, error = _read_block(stream, chunk_bytes, piece=(64 << 10) if gz else chunk_bytes)
             if error is not None:
@@ -197,6 +202,11 @@ def read_chunks(
             if not data:
                 break
             buf = carry + data if carry else data
+            if at_start and (len(buf) >= len(BOM) or not BOM.startswith(buf)):
+                at_start = False
+                if buf.startswith(BOM):
+                    buf = buf[len(BOM):]
+                    consumed += len(BOM)
             chunk, rest = _split(buf, line_no, consumed)
             report()
             if chunk is None:
