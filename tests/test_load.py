@@ -8,6 +8,7 @@ killed; concurrent loads of one database; the CLI.
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import json
 import os
@@ -268,6 +269,43 @@ def test_a_byte_order_mark_opening_a_file_is_not_part_of_its_first_line(tmp_path
     assert tel.sql("SELECT line, run_id FROM events ORDER BY line").fetchall() == [(1, "r1"), (2, "r2"), (3, "r3")]
     # a mark in the middle of a file is the line's own (bad) text
     assert tel.sql("SELECT line, reason FROM quarantine").fetchall() == [(4, "invalid-json")]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-16-le gzip"])
+def test_a_utf16_file_with_its_byte_order_mark_is_read_as_text(tmp_path: Path, encoding: str) -> None:
+    # PowerShell 5's `>` writes UTF-16 LE with a byte order mark and Windows line ends.
+    codec, gz = encoding.split()[0], encoding.endswith("gzip")
+    bom = codecs.BOM_UTF16_LE if codec.endswith("le") else codecs.BOM_UTF16_BE
+    f = tmp_path / ("sink.jsonl.gz" if gz else "sink.jsonl")
+    db = tmp_path / "t.duckdb"
+    lines = [_line(_event(i, metadata={"note": f"ünï 日本 {i}"})).replace("\n", "\r\n") for i in (1, 2)]
+    body = bom + "".join(lines).encode(codec)
+    f.write_bytes(gzip.compress(body) if gz else body)
+    tel = load(f, db=db)
+    assert _counts(tel) == (2, 0)
+    got = tel.sql("SELECT line, run_id, metadata->>'note' FROM events ORDER BY line").fetchall()
+    assert got == [(1, "r1", "ünï 日本 1"), (2, "r2", "ünï 日本 2")]
+    tel.close()
+    # grows: the offsets count UTF-8 bytes, and only the new lines are read
+    grown = "".join(_line(_event(i, metadata={"note": "日本"})) for i in (3, 4)).encode(codec)
+    with (gzip.open(f, "ab") if gz else open(f, "ab")) as fh:
+        fh.write(grown)
+    tel = load(f, db=db)
+    assert tel.summary.lines_read == 2
+    assert tel.sql("SELECT line, run_id FROM events ORDER BY line").fetchall() == [(1, "r1"), (2, "r2"), (3, "r3"), (4, "r4")]
+
+
+def test_a_bad_code_unit_in_a_utf16_file_costs_only_its_line(tmp_path: Path) -> None:
+    f = tmp_path / "sink.jsonl"
+    good, bad = _line(_event(1)), _line(_event(2, skillName="xQy")).replace("Q", "\ud800")
+    # a lone surrogate in line 2, and the file ends in the middle of a code unit
+    body = (codecs.BOM_UTF16_LE + good.encode("utf-16-le") + bad.encode("utf-16-le", "surrogatepass")
+            + _line(_event(3)).encode("utf-16-le") + b"{")
+    f.write_bytes(body)
+    tel = load(f)
+    assert tel.sql("SELECT line FROM events ORDER BY line").fetchall() == [(1,), (3,)]
+    assert tel.sql("SELECT line, reason FROM quarantine ORDER BY line").fetchall() == [
+        (2, "invalid-utf8"), (4, "invalid-utf8")]
 
 
 def test_a_replaced_file_is_reloaded(tmp_path: Path) -> None:

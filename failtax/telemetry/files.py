@@ -4,7 +4,10 @@ A file is read in large blocks; newlines are found with numpy and the lines beco
 Arrow string array over the block's own bytes (no copy, no Python loop per line), with
 their 1-based line numbers. Lines that are not valid UTF-8 are found with the
 standard decoder (which stops only at a bad byte) and handed back separately, so the
-database only ever sees valid text. Gzip files are decompressed as a stream.
+database only ever sees valid text. Gzip files are decompressed as a stream; a file
+that opens with a UTF-16 byte order mark (PowerShell 5's ``>`` writes those) is
+transcoded to UTF-8 as it is read, and its offsets count the UTF-8 bytes, as a gzip
+file's count the decompressed ones.
 """
 
 from __future__ import annotations
@@ -166,6 +169,10 @@ def read_chunks(
     raw = open(path, "rb")
     try:
         stream = gzip.GzipFile(fileobj=raw, mode="rb") if gz else raw
+        utf16 = _opens_with_utf16_bom(stream, gz=gz)
+        if utf16:
+            stream = _Utf16AsUtf8(stream)
+        skip = gz or utf16  # offsets count bytes of a decoded stream: read up to them
         pos_seen = 0
 
         def report() -> None:
@@ -178,7 +185,7 @@ def read_chunks(
 
         failure: str | None = None
         if offset:
-            if gz:
+            if skip:
                 left = offset
                 try:
                     while left:
@@ -187,7 +194,7 @@ def read_chunks(
                             break
                         left -= len(got)
                 except (OSError, EOFError, zlib.error) as exc:
-                    failure = f"gzip stream unreadable: {exc}"
+                    failure = f"{'gzip stream' if gz else 'file'} unreadable: {exc}"
             else:
                 raw.seek(offset)
                 pos_seen = offset
@@ -196,7 +203,7 @@ def read_chunks(
         consumed = offset
         at_start = offset == 0  # a UTF-8 byte order mark opening the file is not part of line 1
         while failure is None:
-            data, error = _read_block(stream, chunk_bytes, piece=(64 << 10) if gz else chunk_bytes)
+            data, error = _read_block(stream, chunk_bytes, piece=(64 << 10) if skip else chunk_bytes)
             if error is not None:
                 failure = f"{'gzip stream' if gz else 'file'} unreadable: {error}"
             if not data:
@@ -234,6 +241,53 @@ def read_chunks(
             )
     finally:
         raw.close()
+
+
+def _opens_with_utf16_bom(stream: Any, *, gz: bool) -> bool:
+    """True when the (decompressed) stream starts with a UTF-16 byte order mark; the
+    stream is left at its start."""
+    try:
+        head = stream.peek(2)[:2] if gz else stream.read(2)
+    except (OSError, EOFError, zlib.error):
+        head = b""  # a broken gzip stream: the normal read reports it
+    if not gz:
+        stream.seek(0)
+    return head in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
+class _Utf16AsUtf8:
+    """A binary stream of UTF-16 text (with its byte order mark) read as UTF-8 bytes.
+
+    A lone surrogate becomes the (invalid) UTF-8 bytes of that surrogate and an odd byte
+    at the end becomes ``0xff``, so the line that holds either is quarantined as invalid
+    UTF-8 like any other; the bytes around it decode as they are.
+    """
+
+    def __init__(self, stream: Any):
+        self.stream = stream
+        self.decoder = codecs.getincrementaldecoder("utf-16")(errors="surrogatepass")
+        self.pending = b""  # decoded bytes beyond what the last call asked for
+        self.ended = False
+
+    def read1(self, size: int = -1) -> bytes:
+        """At most ``size`` bytes of UTF-8 (all that one read gives, when negative)."""
+        if size == 0:
+            return b""
+        out = self.pending
+        while not out and not self.ended:
+            data = self.stream.read1(size) if hasattr(self.stream, "read1") else self.stream.read(size)
+            self.ended = not data
+            try:
+                out = self.decoder.decode(data, final=self.ended).encode("utf-8", "surrogatepass")
+            except UnicodeDecodeError:  # the stream ended inside a code unit
+                out = b"\xff"
+        if size is not None and 0 <= size < len(out):
+            out, self.pending = out[:size], out[size:]
+        else:
+            self.pending = b""
+        return out
+
+    read = read1
 
 
 _DONE = object()
