@@ -763,7 +763,6 @@ class _Batch:
         self.autocommit = autocommit
         # Only a statement outside a transaction may fail and be run again the careful way.
         self.try_plain = autocommit and PLAIN_FIRST
-        self.plain_blocks = 0
         self.duplicates = 0
         self.reasons: Counter[str] = Counter()
         self.quarantined_by_file: Counter[str] = Counter()
@@ -815,9 +814,7 @@ class _Batch:
             # failure, so messy telemetry pays for at most one failed attempt.
             if self.try_plain:
                 try:
-                    added = _scalar(self.con, _PLAIN_INSERTS[dedupe])
-                    self.plain_blocks += 1
-                    return added
+                    return _scalar(self.con, _PLAIN_INSERTS[dedupe])
                 except duckdb.Error:
                     self.try_plain = False
             try:

@@ -64,16 +64,18 @@ _RAW = {k: f"r_{k}" for k in FIELDS}  # raw fragment text of each key
 _JSON = {k: f"o_{k}" for k, kind in FIELDS.items() if kind == "obj"}  # object keys, still typed JSON
 
 
+def _unquote(r: str) -> str:
+    """The CASE branches giving the text of a JSON string fragment ``r``: cut the quotes off,
+    and decode it only when it holds an escape."""
+    return f"WHEN contains({r}, '\\') THEN json_extract_string({r}, '$') ELSE substr({r}, 2, length({r}) - 2)"
+
+
 def _decode(key: str) -> str:
     """SQL for the typed value of ``key`` from its fragment; NULL if absent or wrong type."""
     r = _RAW[key]
     kind = FIELDS[key]
     if kind == "str":
-        return (
-            f"CASE WHEN NOT starts_with({r}, '\"') THEN NULL "
-            f"WHEN contains({r}, '\\') THEN json_extract_string({r}, '$') "
-            f"ELSE substr({r}, 2, length({r}) - 2) END"
-        )
+        return f"CASE WHEN NOT starts_with({r}, '\"') THEN NULL {_unquote(r)} END"
     if kind == "strs":
         return (
             f"CASE WHEN {r} = '[]' THEN CAST([] AS VARCHAR[]) "
@@ -116,17 +118,23 @@ def _ok(fmt: Format) -> str:
     conds += [f"({_RAW[k]} IS NULL OR {_type_ok(k)})" for k in fmt.optional]
     conds += [_type_ok(k) for k in fmt.required]
     if fmt.kind_key:
-        quoted = tuple(json.dumps(v) for v in fmt.kinds)
-        conds.append(f"{_RAW[fmt.kind_key]} IN {_sql_list(quoted)}")
+        conds.append(f"{_RAW[fmt.kind_key]} IN {_json_sql_list(fmt.kinds)}")
     if fmt.source == "failure-event":
-        et = _RAW["eventType"]
-        conds.append(f"({_present('aiClassification')} OR {et} NOT IN "
-                     "('\"pre-execution-classification\"', '\"replay-failure-classified\"', '\"regen-failure-classified\"'))")
-        conds.append(f"({_present('userAction')} OR {et} NOT IN "
-                     "('\"replay-failure-resolved\"', '\"regen-failure-resolved\"'))")
+        conds += _type_needs_present()
     if fmt.time_key:
         conds.append(f"{_ts(fmt.time_key)} IS NOT NULL")
     return " AND ".join(conds)
+
+
+#: A failure event's keys its type makes required: a classification must say what it
+#: classified as, a resolution what the person did.
+_NEEDED_BY_TYPE = (("aiClassification", CLASSIFIED_EVENT_TYPES), ("userAction", RESOLVED_EVENT_TYPES))
+
+
+def _type_needs_present() -> list[str]:
+    """True where a failure event carries the keys its ``eventType`` needs (raw fragments)."""
+    et = _RAW["eventType"]
+    return [f"({_present(k)} OR {et} NOT IN {_json_sql_list(types)})" for k, types in _NEEDED_BY_TYPE]
 
 
 def _normalised(col: str, raw: str) -> str:
@@ -154,6 +162,11 @@ def _sql_list(values: tuple[str, ...]) -> str:
     return "(" + ", ".join("'" + v.replace("'", "''") + "'" for v in values) + ")"
 
 
+def _json_sql_list(values: tuple[str, ...]) -> str:
+    """``values`` as the SQL list of their JSON spellings (to compare raw fragments with)."""
+    return _sql_list(tuple(json.dumps(v) for v in values))
+
+
 def _json_kind(key: str) -> str:
     r = _RAW[key]
     return (
@@ -168,12 +181,7 @@ def _checks(fmt: Format) -> tuple[str, str, str]:
     keys = fmt.required + fmt.optional
     missing = [(k, f"NOT {_present(k)}") for k in fmt.required]
     if fmt.source == "failure-event":
-        # A classification must say what it classified as; a resolution what the person did.
-        et = _COL["eventType"]
-        missing.append(("aiClassification", f"NOT {_present('aiClassification')} AND {et} IN "
-                        "('pre-execution-classification', 'replay-failure-classified', 'regen-failure-classified')"))
-        missing.append(("userAction", f"NOT {_present('userAction')} AND {et} IN "
-                        "('replay-failure-resolved', 'regen-failure-resolved')"))
+        missing += [(k, f"NOT {_present(k)} AND {_COL['eventType']} IN {_sql_list(types)}") for k, types in _NEEDED_BY_TYPE]
     wrong = [(k, _wrong(k)) for k in keys]
     conds = [
         (" OR ".join(f"({c})" for _, c in missing), "missing-field",
@@ -465,19 +473,14 @@ def build_plain_insert_sql(relation: str, *, dedupe: bool, skip: str = "_dups", 
     raws = ", ".join(f'CAST(j."{k}" AS VARCHAR) AS {_RAW[k]}' for k in keys)
 
     def plain_string(key: str) -> str:  # the value of a key known to be a string or absent
-        r = _RAW[key]
-        return f"CASE WHEN contains({r}, '\\') THEN json_extract_string({r}, '$') ELSE substr({r}, 2, length({r}) - 2) END"
+        return f"CASE {_unquote(_RAW[key])} END"
 
     et = _RAW["eventType"]
-    quoted = lambda values: _sql_list(tuple(json.dumps(v) for v in values))  # noqa: E731
-    checks = [f"{et} IN {quoted(fmt.kinds)}"]
-    for k in keys:
-        kind = FIELDS[k]
-        test = {"str": f"starts_with({_RAW[k]}, '\"')", "obj": f"starts_with({_RAW[k]}, '{{')",
-                "strs": f"regexp_full_match({_RAW[k]}, '{_NORMAL_LIST}')"}[kind]
+    checks = [f"{et} IN {_json_sql_list(fmt.kinds)}"]
+    for k in keys:  # signals: only a compact list of names already normal
+        test = f"regexp_full_match({_RAW[k]}, '{_NORMAL_LIST}')" if FIELDS[k] == "strs" else _type_ok(k)
         checks.append(test if k in fmt.required else f"({_RAW[k]} IS NULL OR {test})")
-    checks.append(f"({_present('aiClassification')} OR {et} NOT IN {quoted(CLASSIFIED_EVENT_TYPES)})")
-    checks.append(f"({_present('userAction')} OR {et} NOT IN {quoted(RESOLVED_EVENT_TYPES)})")
+    checks += _type_needs_present()
     values = {k: plain_string(k) for k in keys if FIELDS[k] == "str"}
     values["signals"] = f"CASE WHEN {_RAW['signals']} = '[]' THEN CAST([] AS VARCHAR[]) ELSE string_split({_RAW['signals']}[3:-3], '\",\"') END"
     values["metadata"] = _masked(_JSON["metadata"], is_json=True, gate=gate)
