@@ -49,7 +49,7 @@ from failtax._batch_plan import Plan, plan_for, register_plan
 from failtax._batch_resolve import Part, Want, run, singles
 from failtax.classify import Classification
 from failtax.errors import InputError
-from failtax.evidence import tail_lines
+from failtax.evidence import tail_lines, without_utf8_bom
 from failtax.redact import find_secrets, redact
 from failtax.table import RuleTable, load_table
 
@@ -473,9 +473,8 @@ def _iter_chunks(paths: Sequence[str], chunk_bytes: int) -> Iterator[tuple[str, 
                 if not block:
                     break
                 block = rest + block
-                if at_start and (len(block) >= len(_BOM) or not _BOM.startswith(block)):
-                    at_start = False
-                    block = block.removeprefix(_BOM)
+                if at_start and (head := without_utf8_bom(block)) is not None:
+                    at_start, block = False, head
                 cut = block.rfind(b"\n")
                 if cut < 0:
                     rest = block
@@ -488,9 +487,6 @@ def _iter_chunks(paths: Sequence[str], chunk_bytes: int) -> Iterator[tuple[str, 
         finally:
             if close:
                 fh.close()
-
-
-_BOM = b"\xef\xbb\xbf"
 
 
 def _open_binary(path: str) -> BinaryIO:

@@ -14,6 +14,7 @@ huge inputs capped to their tail while keeping the last error-looking line.
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -87,6 +88,18 @@ def _utf8_encodable(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def without_utf8_bom(head: bytes) -> bytes | None:
+    """The first bytes of a file without the UTF-8 byte order mark some Windows writers put
+    before line 1; ``None`` while ``head`` is too short to tell (a prefix of the mark).
+
+    >>> without_utf8_bom(b"\\xef\\xbb\\xbf{}"), without_utf8_bom(b"{}"), without_utf8_bom(b"\\xef")
+    (b'{}', b'{}', None)
+    """
+    if len(head) < len(codecs.BOM_UTF8) and codecs.BOM_UTF8.startswith(head):
+        return None
+    return head.removeprefix(codecs.BOM_UTF8)
 
 
 def normalise_signal_name(name: str) -> str:

@@ -29,6 +29,7 @@ import numpy as np
 import pyarrow as pa
 
 from failtax.errors import TelemetryError
+from failtax.evidence import without_utf8_bom
 
 __all__ = ["BadLine", "Chunk", "FileIdentity", "discover_files", "file_identity", "prefetch", "read_chunks"]
 
@@ -142,10 +143,6 @@ def _is_telemetry_name(p: Path, *, root: Path) -> bool:
     return name.endswith(TELEMETRY_SUFFIXES)
 
 
-#: The UTF-8 byte order mark some Windows writers put before the first line.
-BOM = b"\xef\xbb\xbf"
-
-
 def is_gzip(path: str | os.PathLike[str]) -> bool:
     """True for a gzip file (by its magic bytes, whatever its name)."""
     with open(path, "rb") as fh:
@@ -209,11 +206,8 @@ def read_chunks(
             if not data:
                 break
             buf = carry + data if carry else data
-            if at_start and (len(buf) >= len(BOM) or not BOM.startswith(buf)):
-                at_start = False
-                if buf.startswith(BOM):
-                    buf = buf[len(BOM):]
-                    consumed += len(BOM)
+            if at_start and (head := without_utf8_bom(buf)) is not None:
+                at_start, consumed, buf = False, consumed + len(buf) - len(head), head
             chunk, rest = _split(buf, line_no, consumed)
             report()
             if chunk is None:
@@ -281,7 +275,7 @@ class _Utf16AsUtf8:
                 out = self.decoder.decode(data, final=self.ended).encode("utf-8", "surrogatepass")
             except UnicodeDecodeError:  # the stream ended inside a code unit
                 out = b"\xff"
-        if size is not None and 0 <= size < len(out):
+        if 0 < size < len(out):
             out, self.pending = out[:size], out[size:]
         else:
             self.pending = b""
