@@ -190,8 +190,9 @@ def _analysis_options(fn: Any) -> Any:
         click.option("--taxonomy", "-t", "taxonomies", multiple=True, type=click.Choice(_ANALYSIS_TAXONOMIES),
                      help="Only this taxonomy (repeatable); default: every one present."),
         click.option("--since", metavar="DATE", help="Ignore decisions classified before this ISO date."),
-        click.option("--min-count", type=click.IntRange(min=1), default=30, show_default=True,
-                     help="Flag (not hide) rates resting on fewer decisions."),
+        click.option("--min-count", type=click.IntRange(min=1),
+                     help="Flag (not hide) rates resting on fewer decisions [default: 30; signals: 15, "
+                          "under which a signal is not tested]."),
         click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables."),
     ]
     for opt in reversed(opts):
@@ -238,7 +239,7 @@ def _present_taxonomies(df: Any, wanted: tuple[str, ...]) -> list[str]:
 @_analysis_options
 @click.option("--rules", "with_rules", is_flag=True, help="Add rule diagnostics of each taxonomy's shipped table.")
 def agreement_cmd(telemetry: tuple[str, ...], db: str | None, taxonomies: tuple[str, ...], since: str | None,
-                  min_count: int, as_json: bool, with_rules: bool) -> None:
+                  min_count: int | None, as_json: bool, with_rules: bool) -> None:
     """How often people's actions agree with the AI's suggestions.
 
     \b
@@ -255,10 +256,12 @@ def agreement_cmd(telemetry: tuple[str, ...], db: str | None, taxonomies: tuple[
       failtax agreement --db telemetry.duckdb --taxonomy replay --since 2026-09-01 --json
     """
     from failtax.analysis import diagnose_rules, measure_agreement
+    from failtax.analysis.agreement import DEFAULT_MIN_COUNT
     from failtax.analysis.render import format_agreement
 
     df = _load_decisions(telemetry, db, since)
     taxes = _present_taxonomies(df, taxonomies)
+    min_count = DEFAULT_MIN_COUNT if min_count is None else min_count
     report = measure_agreement(df, taxonomy=taxes, since=since, min_count=min_count)
     rules = [diagnose_rules(df, taxonomy=t, since=since, min_count=min_count) for t in taxes] if with_rules else []
     if as_json:
@@ -278,7 +281,7 @@ def agreement_cmd(telemetry: tuple[str, ...], db: str | None, taxonomies: tuple[
               help="Override events kept per signal (text redacted).")
 @click.option("--limit", type=click.IntRange(min=1), help="Print only the first N signals (tables only).")
 def signals_cmd(telemetry: tuple[str, ...], db: str | None, taxonomies: tuple[str, ...], since: str | None,
-                min_count: int, as_json: bool, table_path: str | None, examples: int, limit: int | None) -> None:
+                min_count: int | None, as_json: bool, table_path: str | None, examples: int, limit: int | None) -> None:
     """Signals that mislead: where people override the table's routing, ranked.
 
     \b
@@ -295,6 +298,7 @@ def signals_cmd(telemetry: tuple[str, ...], db: str | None, taxonomies: tuple[st
     """
     from failtax.analysis import find_misleading_signals
     from failtax.analysis.render import format_signals
+    from failtax.analysis.signals import DEFAULT_MIN_SIGNAL_COUNT
 
     df = _load_decisions(telemetry, db, since)
     taxes = _present_taxonomies(df, taxonomies)
@@ -302,7 +306,8 @@ def signals_cmd(telemetry: tuple[str, ...], db: str | None, taxonomies: tuple[st
         raise click.UsageError("--table needs exactly one --taxonomy (the table's)")
     records: list[dict[str, Any]] = []
     for t in taxes:
-        found = find_misleading_signals(df, taxonomy=t, table=table_path, since=since, min_count=min_count,
+        found = find_misleading_signals(df, taxonomy=t, table=table_path, since=since,
+                                        min_count=DEFAULT_MIN_SIGNAL_COUNT if min_count is None else min_count,
                                         n_examples=examples)
         records.extend(found.to_records())
     records.sort(key=lambda r: (not r["misleading"], not r["fallback_wrong"],

@@ -42,8 +42,14 @@ import pyarrow as pa
 from failtax.analysis.agreement import DEFAULT_MIN_COUNT, RATE_SUFFIXES, SLICES, AgreementReport, LabelScores
 from failtax.analysis.frames import DECISION_COLUMNS, with_rate_columns
 from failtax.analysis.rules import signal_routes
-from failtax.analysis.signals import MisleadingSignals, _examples, _lift, rank_signals_from_counts
-from failtax.analysis.stats import fisher_exact_less, newcombe_diff_interval
+from failtax.analysis.signals import (
+    DEFAULT_MIN_SIGNAL_COUNT,
+    MisleadingSignals,
+    _examples,
+    _lift,
+    drift_from_weekly,
+    rank_signals_from_counts,
+)
 from failtax.errors import InputError
 from failtax.spark.classify import table_from_text
 from failtax.table import RuleTable, dump_table
@@ -419,69 +425,13 @@ class ReclassifyBatches:
             yield from ev.drop("combo").to_arrow(compat_level=pl.CompatLevel.oldest()).to_batches()
 
 
-def _drift_from_weekly(sig: pl.DataFrame, weekly_lab: pl.DataFrame, *, min_count: int, min_side: int,
-                       alpha: float, min_weeks: int) -> pl.DataFrame:
-    """The drift frame of :mod:`failtax.analysis.signals` from (combo, week, implied bucket) counts."""
-    schema = {"signal": pl.String, "from_week": pl.Date, "weeks_before": pl.Int64, "weeks_after": pl.Int64,
-              "n_before": pl.Int64, "match_before": pl.Float64, "n_after": pl.Int64, "match_after": pl.Float64,
-              "diff": pl.Float64, "diff_low": pl.Float64, "diff_high": pl.Float64,
-              "p_value": pl.Float64, "drifted": pl.Boolean, "to_bucket": pl.String}
-    w = (
-        sig.filter(pl.col("deciding")).join(weekly_lab, on="combo")
-        .group_by("signal", "week").agg(
-            pl.col("k").sum().alias("n"),
-            pl.col("k").filter(pl.col("implied_bucket") == pl.col("routed_bucket")).sum().alias("m"),
-        ).sort("signal", "week")
-    )
-    to_b = sig.filter(pl.col("deciding")).join(weekly_lab, on="combo").filter(
-        pl.col("implied_bucket") != pl.col("routed_bucket"))
-    rows = []
-    n_tests = 0
-    cands = []
-    for (s,), g in w.group_by(["signal"], maintain_order=True):
-        weeks = g["week"].to_list()
-        n = g["n"].to_numpy().astype(float)
-        m = g["m"].to_numpy().astype(float)
-        if len(weeks) < 2 * min_weeks or n.sum() < min_count:
-            continue
-        cn, cm = np.cumsum(n), np.cumsum(m)
-        best = None
-        for i in range(min_weeks, len(weeks) - min_weeks + 1):
-            n1, m1 = int(cn[i - 1]), int(cm[i - 1])
-            n2, m2 = int(cn[-1]) - n1, int(cm[-1]) - m1
-            if n1 < min_side or n2 < min_side or m2 * n1 >= m1 * n2:
-                continue
-            n_tests += 1
-            p = fisher_exact_less(m1, n1, m2, n2)
-            if best is None or p < best[0]:
-                best = (p, i, n1, m1, n2, m2)
-        if best is not None:
-            cands.append((s, weeks, best))
-    m_tests = max(n_tests, 1)
-    for s, weeks, (p, i, n1, m1, n2, m2) in cands:
-        lo, hi = newcombe_diff_interval(m2, n2, m1, n1)
-        sub = to_b.filter((pl.col("signal") == s) & (pl.col("week") >= weeks[i]))
-        tb = None
-        if sub.height:
-            tb = sub.group_by("implied_bucket").agg(pl.col("k").sum()).sort(["k", "implied_bucket"],
-                                                                           descending=[True, False])["implied_bucket"][0]
-        rows.append({
-            "signal": s, "from_week": weeks[i], "weeks_before": i, "weeks_after": len(weeks) - i,
-            "n_before": n1, "match_before": m1 / n1, "n_after": n2, "match_after": m2 / n2,
-            "diff": m2 / n2 - m1 / n1, "diff_low": lo, "diff_high": hi, "p_value": p,
-            "drifted": bool(p * m_tests < alpha and hi < 0), "to_bucket": tb,
-        })
-    out = pl.DataFrame(rows, schema=schema) if rows else pl.DataFrame(schema=schema)
-    return out.sort(["drifted", "p_value", "signal"], descending=[True, False, False])
-
-
 def find_misleading_signals(
     decisions: Any,
     *,
     taxonomy: str | None = None,
     table: Any = None,
     since: _dt.date | str | None = None,
-    min_count: int = DEFAULT_MIN_COUNT,
+    min_count: int = DEFAULT_MIN_SIGNAL_COUNT,
     alpha: float = 0.01,
     n_examples: int = 3,
     min_weeks: int = 2,
@@ -555,8 +505,8 @@ def find_misleading_signals(
         out, p0, n_lab = rank_signals_from_counts(sig, routes, combos, per, lab, over_to, min_count=min_count, alpha=alpha)
         lift = _lift(sig, lab, buckets, signals)
         side = max(5, min_count // 3) if min_split_count is None else min_split_count
-        drift = _drift_from_weekly(sig, weekly_lab, min_count=min_count, min_side=side, alpha=alpha,
-                                   min_weeks=min_weeks)
+        drift = drift_from_weekly(sig, weekly_lab, min_count=min_count, min_side=side, alpha=alpha,
+                                  min_weeks=min_weeks)
 
         # ---- examples: the newest overrides per deciding signal, picked in the cluster
         ex_ev = pl.DataFrame(schema={"event_id": pl.String, "ts": pl.Datetime("us"), "ai_bucket": pl.String,
