@@ -908,6 +908,9 @@ def _zeros(n: int) -> pa.Array:
     return numpy_array(np.zeros(n, dtype=np.int32), pa.int32())
 
 
+_JSON_KINDS = {"[": "a list", '"': "a string", "t": "a boolean", "f": "a boolean", "n": "null"}
+
+
 def _refine(problem: str, detail: str | None, text: str, *, unterminated: bool) -> tuple[str, str] | None:
     """Name exactly what is wrong with a line SQL could not parse; ``None`` for a blank line."""
     if problem not in ("invalid-json", "unknown-format"):
@@ -917,6 +920,19 @@ def _refine(problem: str, detail: str | None, text: str, *, unterminated: bool) 
         return None
     try:
         value = json.loads(stripped)
+    except RecursionError:
+        # Python's parser stops at about 1,000 levels; DuckDB reads deeper. Tell what the
+        # line is from its first character rather than fail the load.
+        kind = _JSON_KINDS.get(stripped[0], "an object" if stripped[0] == "{" else "a number")
+        if problem == "unknown-format":  # DuckDB parsed it: only the kind or the keys are wrong
+            if kind != "an object":
+                return "not-an-object", f"expected a JSON object, got {kind}"
+            return "unknown-format", (
+                "not one of the four formats (needs eventType, event, failures/must_fix_keys or code); "
+                "keys: not listed (nested too deeply)")
+        if unterminated:
+            return "truncated-last-line", f"the file ends inside this line (no newline; {kind} nested too deeply to read)"
+        return "invalid-json", f"{kind} nested too deeply to read"
     except ValueError as exc:
         msg = getattr(exc, "msg", str(exc))
         col = getattr(exc, "colno", None)
