@@ -66,3 +66,52 @@ def test_deep_nesting_never_stops_the_load(tmp_path: Path) -> None:
     assert q[6] == ("not-an-object", "expected a JSON object, got a list")
     assert q[8] == ("truncated-last-line", "the file ends inside this line (no newline; an object nested too deeply to read)")
     assert set(q) == {4, 5, 6, 8}
+
+
+def test_unicode_escapes_surrogate_pairs_and_lone_surrogates(tmp_path: Path) -> None:
+    f = tmp_path / "unicode.jsonl"
+    lines = [
+        _line(1).replace('"r1"', '"caf\\u00e9"'),                      # escape
+        _line(2).replace('"r2"', '"\\ud83d\\ude00"'),                  # surrogate pair
+        _line(3).replace('"r3"', '"😀 日本"'),                          # raw UTF-8
+        _line(4).replace('"r4"', '"a\\ud800b"'),                       # lone high surrogate
+        _line(5, metadata={"e": "X"}).replace('"X"', '"cut \\ud83d"'),  # a pair cut in two by a writer
+        _line(6).replace('"r6"', '"\\udc00"'),                         # lone low surrogate
+        _line(7).replace("replay-failure-classified", "replay\\u002dfailure-classified"),
+        _line(8).replace('"r8"', '"a\\u0000b\\u2028c"'),
+    ]
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    tel = load(f)
+    assert _events(tel, "run_id, event_type") == {
+        1: ("café", "replay-failure-classified"), 2: ("😀", "replay-failure-classified"),
+        3: ("😀 日本", "replay-failure-classified"), 7: ("r7", "replay-failure-classified"),
+        8: ("a\x00b\u2028c", "replay-failure-classified"),
+    }
+    q = _quarantine(tel)
+    assert q == {
+        4: ("invalid-json", "\\ud800 is half of a UTF-16 surrogate pair, not a character (a writer cut a pair in two)"),
+        5: ("invalid-json", "\\ud83d is half of a UTF-16 surrogate pair, not a character (a writer cut a pair in two)"),
+        6: ("invalid-json", "\\udc00 is half of a UTF-16 surrogate pair, not a character (a writer cut a pair in two)"),
+    }
+    raw = dict(tel.sql("SELECT line, raw FROM quarantine").fetchall())
+    assert raw[4] == lines[3]  # the raw text keeps the escape as written
+
+
+def test_only_json_whitespace_makes_a_blank_line(tmp_path: Path) -> None:
+    f = tmp_path / "blank.jsonl"
+    f.write_bytes(b"\n".join([
+        _line(1).encode(),
+        b"", b"   ", b"\t \r",             # 2-4: blank
+        b"\x0c",                           # 5: form feed
+        b"\x1f",                           # 6: ASCII unit separator
+        "\u00a0".encode(),                 # 7: no-break space
+        "\u3000 ".encode(),                # 8: ideographic space
+        _line(9).encode() + b"   \t",      # 9: trailing spaces after a good object
+        b"   " + _line(10).encode(),       # 10: leading spaces
+    ]) + b"\n")
+    tel = load(f)
+    assert _events(tel) == {1: "r1", 9: "r9", 10: "r10"}
+    assert {line: reason for line, (reason, _) in _quarantine(tel).items()} == {
+        5: "invalid-json", 6: "invalid-json", 7: "invalid-json", 8: "invalid-json"}
+    (report,) = tel.summary.files
+    assert report.skipped_blank == 3 and report.quarantined == 4 and report.lines_read == 10

@@ -908,6 +908,9 @@ def _zeros(n: int) -> pa.Array:
     return numpy_array(np.zeros(n, dtype=np.int32), pa.int32())
 
 
+#: What JSON calls whitespace; Python's ``str.strip()`` also removes form feeds, the
+#: ASCII separators (0x1c-0x1f) and Unicode spaces, which make a line neither blank nor JSON.
+JSON_WHITESPACE = " \t\r\n"
 _JSON_KINDS = {"[": "a list", '"': "a string", "t": "a boolean", "f": "a boolean", "n": "null"}
 
 
@@ -915,7 +918,7 @@ def _refine(problem: str, detail: str | None, text: str, *, unterminated: bool) 
     """Name exactly what is wrong with a line SQL could not parse; ``None`` for a blank line."""
     if problem not in ("invalid-json", "unknown-format"):
         return problem, detail or ""
-    stripped = text.strip()
+    stripped = text.strip(JSON_WHITESPACE)
     if not stripped:
         return None
     try:
@@ -943,6 +946,10 @@ def _refine(problem: str, detail: str | None, text: str, *, unterminated: bool) 
             return "unescaped-quote", f"a double quote inside a string is not escaped ({msg}{where})"
         return "invalid-json", f"{msg}{where}"
     if isinstance(value, dict) and problem == "invalid-json":
+        surrogate = _lone_surrogate(value)
+        if surrogate is not None:
+            return "invalid-json", (f"\\u{surrogate:04x} is half of a UTF-16 surrogate pair, not a character "
+                                    "(a writer cut a pair in two)")
         return "invalid-json", "not standard JSON (NaN, Infinity or nesting too deep)"
     if not isinstance(value, dict):
         kind = {list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(type(value), "a number")
@@ -953,3 +960,15 @@ def _refine(problem: str, detail: str | None, text: str, *, unterminated: bool) 
         "not one of the four formats (needs eventType, event, failures/must_fix_keys or code); "
         f"keys: {keys}" + (f" (known: {', '.join(known)})" if known else "")
     )
+
+
+def _lone_surrogate(value: Any) -> int | None:
+    """The code of the first lone UTF-16 surrogate in a parsed value (a ``\\ud800`` escape
+    with no partner: valid JSON syntax, but no character, so DuckDB refuses the line)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return ord(exc.object[exc.start])
+    except (RecursionError, ValueError):
+        return None
+    return None
