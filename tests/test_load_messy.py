@@ -115,3 +115,51 @@ def test_only_json_whitespace_makes_a_blank_line(tmp_path: Path) -> None:
         5: "invalid-json", 6: "invalid-json", 7: "invalid-json", 8: "invalid-json"}
     (report,) = tel.summary.files
     assert report.skipped_blank == 3 and report.quarantined == 4 and report.lines_read == 10
+
+
+# --------------------------------------------------------------------------- timestamps
+
+
+def test_timestamp_spellings_load_as_utc_or_are_quarantined(tmp_path: Path) -> None:
+    good = {  # ts as written -> the UTC time it means
+        "2026-09-07T10:00:00.000Z": "2026-09-07 10:00:00",
+        "2026-09-07T10:00:00Z": "2026-09-07 10:00:00",                    # no milliseconds
+        "2026-09-07T10:00:00.123456Z": "2026-09-07 10:00:00.123456",      # microseconds
+        "2026-09-07T10:00:00+00:00": "2026-09-07 10:00:00",               # offset instead of Z
+        "2026-09-07T12:30:00.000+02:30": "2026-09-07 10:00:00",           # another offset, converted
+        "2026-09-07T05:00:00.000-0500": "2026-09-07 10:00:00",
+        "2026-09-07T10:00:00.000z": "2026-09-07 10:00:00",                # lower-case z (RFC 3339)
+        "2026-09-07t10:00:00.000z": "2026-09-07 10:00:00",                # lower-case t too
+        "2026-09-07 10:00:00.000Z": "2026-09-07 10:00:00",                # a space for the T (RFC 3339)
+        "2026-09-07T10:00:00.000": "2026-09-07 10:00:00",                 # no zone: UTC, as seed 000 writes
+        "2026-09-07T10:00Z": "2026-09-07 10:00:00",                       # no seconds
+        "2026-09-07": "2026-09-07 00:00:00",                              # a date alone: midnight UTC
+    }
+    bad = ["infinity", "-infinity", "epoch", "Infinity", "now", "  2026-09-07T10:00:00Z", "20260907T100000Z",
+           "2026-02-30T10:00:00Z", "2026-09-07T10:00:60Z", "1788775200", "2026-09-07T10:00:00.000Z junk", ""]
+    lines = [_line(i, ts=ts) for i, ts in enumerate([*good, *bad], 1)]
+    lines += [_line(90, ts=1788775200), _line(91, ts=1788775200.5)]  # epoch numbers
+    # Only plain failure events (the cheaper statement first), then the same lines among
+    # other formats (the statement for all formats), in memory and into a database file.
+    lifecycle = json.dumps({"timestamp": "2026-09-07T10:00:00.000z", "event": "recovery.attempted"})
+    retry = json.dumps({"ts": "epoch", "failures": ["t"]})
+    plain, mixed = tmp_path / "plain.jsonl", tmp_path / "mixed" / "mixed.jsonl"
+    mixed.parent.mkdir()
+    plain.write_text("\n".join(lines) + "\n")
+    mixed.write_text("\n".join([*lines, lifecycle, retry]) + "\n")
+    n = len(good)
+    for path, db in ((plain, None), (mixed, None), (plain, tmp_path / "t.duckdb")):
+        tel = load(path, db=db)
+        ts = {line: str(v) for line, v in _events(tel, "ts").items()}
+        expected = {i: utc for i, utc in enumerate(good.values(), 1)}
+        if path == mixed:
+            expected[len(lines) + 1] = "2026-09-07 10:00:00"
+        assert ts == expected
+        q = _quarantine(tel)
+        for i, written in enumerate(bad, n + 1):
+            assert q[i] == ("bad-timestamp", f"ts is not an ISO-8601 date-time: {json.dumps(written)}")
+        assert q[len(bad) + n + 1] == q[len(bad) + n + 2] == ("wrong-type", "ts must be a string, got a number")
+        if path == mixed:
+            assert q[len(lines) + 2] == ("bad-timestamp", 'ts is not an ISO-8601 date-time: "epoch"')
+        assert len(q) == len(bad) + 2 + (path == mixed)
+        tel.close()

@@ -147,7 +147,21 @@ def _normalised(col: str, raw: str) -> str:
 
 
 def _ts(key: str) -> str:
-    return f"TRY_CAST(TRY_CAST({_decode(key)} AS TIMESTAMPTZ) AS TIMESTAMP)"
+    return _timestamp(_decode(key))
+
+
+def _timestamp(text: str) -> str:
+    """The UTC TIMESTAMP a string ``text`` names, NULL when it names none.
+
+    DuckDB's cast reads ISO-8601 with an offset (converted to UTC) or without one (taken
+    as UTC, the zone seed 000 writes); it also reads the words ``infinity``, ``-infinity``
+    and ``epoch``, which are no time an event happened, so a string must start with a
+    digit. RFC 3339 lets ``T`` and ``Z`` be written in lower case, which DuckDB does not
+    read: only a string the cast refuses is tried again in upper case.
+    """
+    digits = f"CASE WHEN ascii({text}) BETWEEN 48 AND 57 THEN {text} END"
+    return (f"TRY_CAST(coalesce(TRY_CAST({digits} AS TIMESTAMPTZ), TRY_CAST(upper({digits}) AS TIMESTAMPTZ)) "
+            "AS TIMESTAMP)")
 
 
 def _present(key: str) -> str:
@@ -197,7 +211,7 @@ def _checks(fmt: Format) -> tuple[str, str, str]:
         conds.append((f"{kind} NOT IN {_sql_list(fmt.kinds)}", "unknown-event-type",
                       f"'unknown {fmt.kind_key} ' || to_json({kind})::VARCHAR || ' for a {fmt.source} line'"))
     if fmt.time_key:
-        conds.append((f"TRY_CAST(TRY_CAST({_COL[fmt.time_key]} AS TIMESTAMPTZ) AS TIMESTAMP) IS NULL", "bad-timestamp",
+        conds.append((f"{_timestamp(_COL[fmt.time_key])} IS NULL", "bad-timestamp",
                       f"'{fmt.time_key} is not an ISO-8601 date-time: ' || to_json({_COL[fmt.time_key]})::VARCHAR"))
     problem = "CASE " + " ".join(f"WHEN {c} THEN '{name}'" for c, name, _ in conds) + " END"
     detail = "CASE " + " ".join(f"WHEN {c} THEN {d}" for c, _, d in conds) + " END"
@@ -533,7 +547,8 @@ WITH parsed AS (
   SELECT *,
          CASE WHEN {" AND ".join(checks)} THEN {plain_string("eventType")}
               ELSE error('not a plain failure event') END AS event_type,
-         CAST(CAST({plain_string("ts")} AS TIMESTAMPTZ) AS TIMESTAMP) AS ts
+         CAST(CAST(CASE WHEN ascii({plain_string("ts")}) BETWEEN 48 AND 57 THEN {plain_string("ts")}
+                        ELSE error('not a plain failure event') END AS TIMESTAMPTZ) AS TIMESTAMP) AS ts
   FROM fragments
 )
 SELECT {select}
