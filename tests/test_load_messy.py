@@ -163,3 +163,97 @@ def test_timestamp_spellings_load_as_utc_or_are_quarantined(tmp_path: Path) -> N
             assert q[len(lines) + 2] == ("bad-timestamp", 'ts is not an ISO-8601 date-time: "epoch"')
         assert len(q) == len(bad) + 2 + (path == mixed)
         tel.close()
+
+
+# --------------------------------------------------------------------------- NUL bytes, several objects on a line
+
+_NUL_WHY = "which JSON text cannot hold (a writer that stops on a preallocated file, or a crash that zeroes a file's last block, leaves runs of them)"
+
+
+def test_nul_bytes_from_a_crashed_writer_cost_only_themselves(tmp_path: Path) -> None:
+    f = tmp_path / "crashed.jsonl"
+    lines = [
+        _line(1).encode(),
+        b"\0" * 4096 + _line(2).encode(),                        # zeroed block, then the next writer's line
+        _line(3).encode(),
+        b"\0" * 100,                                             # a run of NULs on its own
+        b'{"ts":"2026-09-07T10:0' + b"\0" * 500 + _line(5).encode(),  # cut mid-line, zeroed, then a new line
+        _line(6).encode() + b"\0" * 10,                          # NULs after a whole line
+        _line(7).replace('"r7"', '"a\\u0000b"').encode(),        # an escaped NUL is a character: good
+        _line(8).replace('"r8"', '"a\0b"').encode(),             # a raw NUL inside a string
+    ]
+    f.write_bytes(b"\n".join(lines) + b"\n" + b"\0" * 4096)    # 9: the preallocated tail
+    tel = load(f)
+    assert _events(tel) == {1: "r1", 2: "r2", 3: "r3", 5: "r5", 6: "r6", 7: "a\x00b"}
+    q = _quarantine(tel)
+    assert q == {
+        2: ("nul-bytes", f"4,096 NUL bytes, {_NUL_WHY}; the whole JSON object on the line is read on its own"),
+        4: ("nul-bytes", f"100 NUL bytes, {_NUL_WHY}"),
+        5: ("nul-bytes", f"500 NUL bytes, {_NUL_WHY}; the rest is not JSON: Unterminated string starting at "
+                         "column 7; the whole JSON object on the line is read on its own"),
+        6: ("nul-bytes", f"10 NUL bytes, {_NUL_WHY}; the whole JSON object on the line is read on its own"),
+        8: ("nul-bytes", f"1 NUL byte, {_NUL_WHY}; the rest is not JSON: Unterminated string starting at column 170"),
+        9: ("nul-bytes", f"4,096 NUL bytes, {_NUL_WHY}"),
+    }
+    raw = dict(tel.sql("SELECT line, raw FROM quarantine").fetchall())
+    assert raw[2] == "\ufffd" + _line(2) and raw[4] == raw[9] == "\ufffd"  # each run shown as one U+FFFD
+    # the line's records get the line's number and the same id as the record on a line of its own
+    ids = dict(tel.sql("SELECT run_id, event_id FROM events").fetchall())
+    clean = load(_write(tmp_path / "clean.jsonl", _line(2) + "\n"))
+    assert clean.sql("SELECT event_id FROM events").fetchall() == [(ids["r2"],)]
+    s = tel.summary
+    assert s.quarantined_by_reason == {"nul-bytes": 6} and s.events_added == 6 and s.lines_read == 9
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
+
+
+def test_a_writer_appending_after_a_preallocated_tail(tmp_path: Path) -> None:
+    f, db = tmp_path / "log.jsonl", tmp_path / "t.duckdb"
+    f.write_bytes((_line(1) + "\n" + _line(2) + "\n").encode() + b"\0" * 8192)  # crashed: zeroed tail
+    first = load(f, db=db)
+    assert _events(first) == {1: "r1", 2: "r2"}
+    assert _quarantine(first) == {3: ("nul-bytes", f"8,192 NUL bytes, {_NUL_WHY}")}
+    first.close()
+    with open(f, "ab") as fh:  # the restarted writer appends (O_APPEND) after the zeros
+        fh.write((_line(3) + "\n" + _line(4) + "\n").encode())
+    second = load(f, db=db)
+    assert _events(second) == {1: "r1", 2: "r2", 3: "r3", 4: "r4"}
+    assert _quarantine(second) == {
+        3: ("nul-bytes", f"8,192 NUL bytes, {_NUL_WHY}; the whole JSON object on the line is read on its own")}
+    assert second.summary.events_added == 2
+    second.close()
+    third = load(f, db=db)
+    assert third.summary.events_added == 0 and third.summary.files[0].status == "unchanged"
+
+
+def test_several_objects_on_one_line_are_each_read(tmp_path: Path) -> None:
+    f = tmp_path / "joined.jsonl"
+    lines = [
+        _line(1) + _line(2),                              # two writers, no newline between
+        _line(3) + " \t" + _line(4) + _line(5),           # three, with blanks between
+        _line(6) + '{"hello":"world"}',                   # objects that open with other keys: not split
+        _line(7) + _line(7),                              # the same record twice
+        "\x1e" + _line(8),                                # RFC 7464 record separator
+        "\x1e" + _line(9) + "\x1e" + _line(10),
+        _line(11) + '{"ts":',                             # a whole object and a cut one: not split
+        _line(12) + "[1]",                                # an object and a list: not split
+        _line(13) + ' junk',
+        '{"timestamp":"2026-09-07T10:00:00Z","event":"recovery.attempted","message":"got "}{"message":"x"}"}',
+        # (unescaped quotes from a shell writer, not two records)
+        _line(1),                                         # a duplicate of a record found on line 1
+    ]
+    f.write_text("\n".join(lines) + "\n")
+    tel = load(f)
+    rows = tel.sql("SELECT line, run_id FROM events ORDER BY line, run_id").fetchall()
+    # r1 is kept once: with line 11, as whole lines go in before the records found on others
+    assert rows == [(1, "r2"), (2, "r3"), (2, "r4"), (2, "r5"), (4, "r7"), (5, "r8"),
+                    (6, "r10"), (6, "r9"), (11, "r1")]
+    q = tel.sql("SELECT line, reason, detail FROM quarantine ORDER BY line").fetchall()
+    assert [(line, reason) for line, reason, _ in q] == [
+        (3, "invalid-json"), (7, "invalid-json"), (8, "invalid-json"), (9, "invalid-json"), (10, "invalid-json")]
+    assert all(detail.startswith("Extra data at column") for _, _, detail in q)
+    assert tel.summary.duplicates == 2  # the second r7 on line 4, and line 11
+

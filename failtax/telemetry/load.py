@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -795,12 +796,28 @@ class _Batch:
                     f"{n - added - len(flagged) - duplicates:,} unaccounted for (nothing was saved)"
                 )
             self.duplicates += duplicates
+            records: list[tuple[str, int, list[str]]] = []  # lines holding several records
             for path, line_no, problem, detail, source, text in flagged:
-                refined = _refine(problem, detail, text, unterminated=(path, line_no) in block.unterminated)
+                unterminated = (path, line_no) in block.unterminated
+                split = _split_records(text, unterminated=unterminated) if problem == "invalid-json" else None
+                if split is not None:
+                    pieces, damage = split
+                    if pieces:
+                        records.append((path, line_no, pieces))
+                    if damage is not None:
+                        bad_rows.append((path, line_no, *damage))
+                    continue
+                refined = _refine(problem, detail, text, unterminated=unterminated)
                 if refined is None:  # a blank line: neither an event nor a bad line
                     self.blank_by_file[path] += 1
                     continue
                 bad_rows.append((path, line_no, refined[0], refined[1], source, text.rstrip("\r\n")))
+            # The records found on such lines go in as lines of their own with the line's
+            # number, the k-th record of every line in round k (one record per line and
+            # round, as duplicates and problems are told apart by file and line).
+            for k in range(max((len(r[2]) for r in records), default=0)):
+                self.insert(_records_block([(path, line_no, pieces[k]) for path, line_no, pieces in records
+                                            if len(pieces) > k]))
         if bad_rows:
             self._quarantine(bad_rows)
 
@@ -869,6 +886,21 @@ class _Batch:
             self.con.unregister("_bad")
 
 
+def _records_block(rows: list[tuple[str, int, str]]) -> _Block:
+    """A block of ``(file, line, record text)``: records taken out of one line each."""
+    names = tuple(dict.fromkeys(r[0] for r in rows))
+    index = {p: i for i, p in enumerate(names)}
+    text = string_array([r[2] + "\n" for r in rows])
+    table = pa.Table.from_arrays(
+        [numpy_array(np.array([r[1] for r in rows], dtype=np.int64), pa.int64()), text,
+         pa.DictionaryArray.from_arrays(numpy_array(np.array([index[r[0]] for r in rows], dtype=np.int32), pa.int32()),
+                                        string_array(list(names))),
+         secret_gate(text)],
+        names=["line_no", "text", "file", "maybe_secret"],
+    )
+    return _Block(table=table, paths=names, bad=(), unterminated=frozenset())
+
+
 def _line_table(keys: list[tuple[str, int]]) -> pa.Table:
     """``(file, line_no)`` pairs as an Arrow table."""
     return pa.Table.from_arrays(
@@ -900,12 +932,127 @@ def _read_lines(wanted: Mapping[str, list[int]]) -> pa.Table:
             continue  # gone or unreadable: its lines cannot prove a duplicate
     text = pa.chunked_array(texts, type=pa.large_string()).combine_chunks() if texts else string_array([])
     line = np.concatenate(lines) if lines else np.zeros(0, dtype=np.int64)
-    return pa.Table.from_arrays([string_array(files), numpy_array(line, pa.int64()), text],
-                                names=["file", "line", "text"])
+    table = pa.Table.from_arrays([string_array(files), numpy_array(line, pa.int64()), text],
+                                 names=["file", "line", "text"])
+    # A line that held several records (or NUL bytes) stored them one by one: they are
+    # compared as the records, not as the line.
+    import pyarrow.compute as pc
+
+    maybe = np.flatnonzero(pc.match_substring_regex(text, _RECORDS_PREFILTER).to_numpy(zero_copy_only=False))
+    extra = [(files[i], int(line[i]), record + "\n") for i in maybe
+             for record in (_split_records(text[int(i)].as_py()) or ([], None))[0]]
+    if extra:
+        table = pa.concat_tables([table, pa.Table.from_arrays(
+            [string_array([e[0] for e in extra]), numpy_array(np.array([e[1] for e in extra], dtype=np.int64), pa.int64()),
+             string_array([e[2] for e in extra])], names=["file", "line", "text"])])
+    return table
 
 
 def _zeros(n: int) -> pa.Array:
     return numpy_array(np.zeros(n, dtype=np.int32), pa.int32())
+
+
+_NUL_OR_RS = re.compile("[\x00\x1e]+")
+_NUL_RUN = re.compile("\x00+")
+_DECODER = json.JSONDecoder()
+_OBJECT_AFTER_OBJECT = re.compile(r"\}[ \t]*\{")
+#: The lines :func:`_split_records` may split (RE2 syntax, for Arrow).
+_RECORDS_PREFILTER = r"[\x00\x1e]|\}[ \t]*\{"
+
+
+def _split_records(text: str, *, unterminated: bool = False) -> tuple[list[str], tuple[str, str, None, str] | None] | None:
+    r"""The records of a line that holds more than one, or NUL bytes; ``None`` for any other line.
+
+    Runs of NUL bytes (what a writer that stopped on a preallocated file, or a crash that
+    zeroed a file's last block, leaves: a later writer appends after them) and record
+    separators (0x1e, RFC 7464 JSON text sequences) part a line into pieces; a piece that
+    is one or more whole JSON objects one after the other that open with the same key (two
+    writers with no newline between them) gives those objects as records. A piece that is
+    anything else is damage.
+    Returns the records' texts and, for NUL bytes or damage, the quarantine row (reason,
+    detail, source, raw) that describes the rest of the line (NUL runs shown as one U+FFFD).
+
+    >>> records, (reason, detail, _, _) = _split_records('\x00\x00{"a":1}')
+    >>> records, reason, detail.split(",")[0]
+    (['{"a":1}'], 'nul-bytes', '2 NUL bytes')
+    >>> _split_records('{"a":1} {"b":2}')
+    (['{"a":1}', '{"b":2}'], None)
+    >>> _split_records('{"a":1} junk') is None
+    True
+    """
+    body = text.rstrip("\r\n")
+    separated = _NUL_OR_RS.search(body) is not None
+    if not separated and not _OBJECT_AFTER_OBJECT.search(body):
+        return None
+    records: list[str] = []
+    damage: tuple[str, str] | None = None  # (reason, detail) of the first piece that is not whole objects
+    several = False
+    starts = [0] + [m.end() for m in _NUL_OR_RS.finditer(body)] if separated else [0]
+    for start, piece in zip(starts, _NUL_OR_RS.split(body) if separated else [body], strict=True):
+        found: list[str] = []
+        first_keys: set[str | None] = set()
+        pos = len(piece) - len(piece.lstrip(JSON_WHITESPACE))
+        try:
+            while pos < len(piece):
+                value, end = _DECODER.raw_decode(piece, pos)
+                if not isinstance(value, dict):
+                    raise _NotAnObject(value)
+                found.append(piece[pos:end])
+                first_keys.add(next(iter(value), None))
+                pos = end + len(piece[end:]) - len(piece[end:].lstrip(JSON_WHITESPACE))
+            if len(first_keys) > 1:
+                # Records of one writer open with the same key; '{"message":"said "}{"x":1}'
+                # is a line with unescaped quotes, not two records.
+                raise ValueError("objects that open with different keys")
+        except (ValueError, RecursionError, _NotAnObject) as exc:
+            if damage is None:
+                last = start + len(piece) == len(body)
+                damage = _piece_problem(exc, start, pos, unterminated=unterminated and last)
+            continue
+        several = several or len(found) > 1
+        records.extend(found)
+    if not separated and not several:
+        return None
+    nuls = body.count("\x00")
+    if not nuls and damage is None:
+        return records, None
+    if nuls:
+        reason = "nul-bytes"
+        detail = (f"{nuls:,} NUL byte{'s' if nuls != 1 else ''}, which JSON text cannot hold (a writer that stops "
+                  "on a preallocated file, or a crash that zeroes a file's last block, leaves runs of them)")
+        if damage is not None:
+            detail += f"; the rest is not JSON: {damage[1]}"
+    else:
+        assert damage is not None
+        reason, detail = damage
+    if records:
+        n = len(records)
+        detail += f"; {'the' if n == 1 else f'the {n}'} whole JSON object{'s' if n > 1 else ''} on the line "
+        detail += "is read on its own" if n == 1 else "are read on their own"
+    return records, (reason, detail, None, _NUL_RUN.sub("\ufffd", body))
+
+
+class _NotAnObject(Exception):
+    """A whole JSON value that is not an object, where a record should be."""
+
+    def __init__(self, value: object):
+        super().__init__()
+        self.value = value
+
+
+def _piece_problem(exc: BaseException, start: int, pos: int, *, unterminated: bool) -> tuple[str, str]:
+    """(reason, detail) for a piece of a line that is not whole JSON objects: the piece
+    starts at ``start`` in the line, and the object that failed at ``pos`` in the piece."""
+    column = start + (exc.pos if isinstance(exc, json.JSONDecodeError) else pos) + 1
+    if isinstance(exc, _NotAnObject):
+        kind = {list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(type(exc.value), "a number")
+        return "not-an-object", f"expected a JSON object at column {column}, got {kind}"
+    if isinstance(exc, RecursionError):
+        return "invalid-json", f"nested too deeply to read, from column {column}"
+    msg = getattr(exc, "msg", str(exc)).removesuffix(" at")  # "Unterminated string starting at"
+    if unterminated:
+        return "truncated-last-line", f"the file ends inside this line (no newline, {msg} at column {column})"
+    return "invalid-json", f"{msg} at column {column}"
 
 
 #: What JSON calls whitespace; Python's ``str.strip()`` also removes form feeds, the
