@@ -257,3 +257,70 @@ def test_several_objects_on_one_line_are_each_read(tmp_path: Path) -> None:
     assert all(detail.startswith("Extra data at column") for _, _, detail in q)
     assert tel.summary.duplicates == 2  # the second r7 on line 4, and line 11
 
+
+
+# --------------------------------------------------------------------------- long lines
+
+
+def test_long_lines_load_and_a_long_run_of_nul_bytes_is_not_kept(tmp_path: Path) -> None:
+    from failtax.telemetry.files import read_chunks
+
+    blob = "é" * (6 << 20)  # a 12 MB value: the line spans read blocks
+    f = tmp_path / "long.jsonl"
+    with open(f, "wb") as fh:
+        fh.write((_line(1) + "\n" + _line(2, metadata={"blob": blob}) + "\n").encode())
+        fh.write(b"\0" * 100)
+        fh.seek(fh.tell() + (200 << 20))  # a 200 MB hole: NUL bytes, then the restarted writer's line
+        fh.write((_line(3) + "\n" + _line(4) + "\n").encode())
+    texts, left_out = {}, []
+    for chunk in read_chunks(f):
+        texts.update(zip(chunk.table.column("line_no").to_pylist(), chunk.table.column("text").to_pylist()))
+        left_out += chunk.nuls
+    # the blocks of nothing but NUL bytes were counted, not kept (one byte stands for them)
+    assert len(texts[3]) < (20 << 20) and [line for line, _ in left_out] == [3]
+    assert texts[3].count("\0") + left_out[0][1] == (200 << 20) + 100
+    tel = load(f)
+    assert _events(tel) == {1: "r1", 2: "r2", 3: "r3", 4: "r4"}
+    assert tel.sql("SELECT metadata->>'blob' = ? FROM events WHERE line = 2", [blob]).fetchall() == [(True,)]
+    assert _quarantine(tel) == {3: ("nul-bytes", f"{(200 << 20) + 100:,} NUL bytes, {_NUL_WHY}; "
+                                                 "the whole JSON object on the line is read on its own")}
+
+
+def test_a_line_longer_than_the_limit_is_quarantined_without_being_read_whole(
+    tmp_path: Path, monkeypatch
+) -> None:
+    from failtax.telemetry import files
+
+    monkeypatch.setattr(files, "MAX_LINE_BYTES", 1 << 20)
+    f, db = tmp_path / "long.jsonl", tmp_path / "t.duckdb"
+    f.write_bytes(b"\n".join([
+        _line(1).encode(),
+        b'{"x":"' + b"x" * (3 << 20) + b'"}',                        # 2: 3 MB
+        _line(3).encode(),
+        _line(4, metadata={"blob": "y" * (1 << 20)}).encode(),      # 4: a good event, but too long
+        _line(5).encode(),
+        (b"\0" * 4000 + b"z") * 600,                                # 6: mostly NUL bytes, never a whole block
+        _line(7).encode(),
+        b"w" * (2 << 20),                                           # 8: too long, and the file ends in it
+    ]))
+    first = load(f, db=db, chunk_bytes=256 << 10)
+    assert _events(first) == {1: "r1", 3: "r3", 5: "r5", 7: "r7"}
+    q = _quarantine(first)
+    assert q[2] == ("line-too-long", f"{(3 << 20) + 8:,} bytes: longer than the 1,048,576 bytes a line may have, "
+                                     "so it is not read")
+    assert q[4][0] == "line-too-long"
+    assert q[6] == ("nul-bytes", f"2,400,000 NUL bytes (a writer that stops on a preallocated file, or a crash that "
+                                 f"zeroes a file's last block, leaves runs of them) in a line of 2,400,600 bytes: "
+                                 "longer than the 1,048,576 bytes a line may have, so it is not read")
+    assert q[8] == ("line-too-long", f"{2 << 20:,} bytes, the file ends inside it: longer than the 1,048,576 bytes "
+                                     "a line may have, so it is not read")
+    raw = dict(first.sql("SELECT line, raw FROM quarantine").fetchall())
+    assert raw[2] == '{"x":"' + "x" * 1018 + " \u2026" and raw[8] == "w" * 1024 + " \u2026"  # the first KB
+    first.close()
+    with open(f, "ab") as fh:  # the writer finishes its line and writes another
+        fh.write(b"\n" + _line(9).encode() + b"\n")
+    second = load(f, db=db, chunk_bytes=256 << 10)
+    assert _events(second) == {1: "r1", 3: "r3", 5: "r5", 7: "r7", 9: "r9"}
+    assert _quarantine(second)[8] == ("line-too-long", f"{2 << 20:,} bytes: longer than the 1,048,576 bytes a line "
+                                                       "may have, so it is not read")
+    assert set(_quarantine(second)) == {2, 4, 6, 8} and second.summary.events_added == 1

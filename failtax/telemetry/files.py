@@ -13,11 +13,13 @@ file's count the decompressed ones.
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import glob
 import gzip
 import hashlib
 import os
 import queue
+import re
 import threading
 import zlib
 from collections.abc import Callable, Iterable, Iterator
@@ -36,6 +38,8 @@ __all__ = ["BadLine", "Chunk", "FileIdentity", "discover_files", "file_identity"
 #: Suffixes picked up when a directory is given (explicit files are read whatever their name).
 TELEMETRY_SUFFIXES = (".jsonl", ".ndjson", ".log", ".jsonl.gz", ".ndjson.gz", ".log.gz", ".json.gz")
 HEAD_BYTES = 1024
+#: A line longer than this (NUL bytes aside) is not read whole: it is quarantined.
+MAX_LINE_BYTES = 64 << 20
 # Blocks of a few MB: the allocator reuses them (bigger ones cost fresh pages every time).
 DEFAULT_CHUNK_BYTES = 8 << 20
 _BATCH_ROWS = 32_768
@@ -86,7 +90,9 @@ class Chunk:
     ``text`` keeps each line's ``\\n``. ``end_offset`` is the byte offset (in the
     decompressed stream) just after the last complete line; ``last_line`` the number
     of that line. ``unterminated`` is the number of a final line that had no newline
-    (it is in ``table`` with a ``\\n`` added), if any.
+    (it is in ``table`` with a ``\\n`` added), if any. ``nuls`` names lines longer than a
+    read block whose blocks of nothing but NUL bytes were left out of their text (one NUL
+    byte stands for each such run), with how many bytes were left out.
     """
 
     table: pa.Table
@@ -96,6 +102,7 @@ class Chunk:
     end_offset: int
     unterminated: int | None = None
     nbytes: int = 0
+    nuls: tuple[tuple[int, int], ...] = ()  # (line, NUL bytes of it left out of its text)
 
 
 def discover_files(paths_or_globs: Iterable[str | os.PathLike[str]] | str | os.PathLike[str]) -> list[Path]:
@@ -195,7 +202,11 @@ def read_chunks(
             else:
                 raw.seek(offset)
                 pos_seen = offset
-        carry = b""
+        carry: list[bytes] = []  # the start of a line whose newline has not been read yet
+        carried = 0  # its bytes kept
+        dropped = 0  # its NUL bytes not kept (blocks of nothing else)
+        too_long: _TooLong | None = None  # a line past MAX_LINE_BYTES, being read past
+        limit = MAX_LINE_BYTES
         line_no = first_line
         consumed = offset
         at_start = offset == 0  # a UTF-8 byte order mark opening the file is not part of line 1
@@ -205,27 +216,71 @@ def read_chunks(
                 failure = f"{'gzip stream' if gz else 'file'} unreadable: {error}"
             if not data:
                 break
-            buf = carry + data if carry else data
+            if too_long is None and carry and not at_start:
+                end = data.find(b"\n")
+                if end < 0:
+                    # A line longer than a block goes on. Its pieces are joined once, at its end
+                    # (joining and scanning them at every block made long lines quadratic); a
+                    # block of nothing but NUL bytes (a preallocated or zeroed stretch of the
+                    # file) is counted, not kept; a line past MAX_LINE_BYTES is read past.
+                    if data.count(0) == len(data):
+                        if not carry[-1].endswith(b"\0"):
+                            carry.append(b"\0")  # the run stays visible in the line, one byte long
+                            carried += 1
+                            dropped -= 1
+                        dropped += len(data)
+                    else:
+                        carry.append(data)
+                        carried += len(data)
+                        if carried > limit:
+                            too_long = _TooLong(carry, dropped)
+                            carry, carried, dropped = [], 0, 0
+                    report()
+                    continue
+                if carried + end > limit:
+                    too_long = _TooLong(carry, dropped)
+                    carry, carried, dropped = [], 0, 0
+            if too_long is not None:
+                end = data.find(b"\n")
+                too_long.add(data if end < 0 else data[: end + 1])
+                report()
+                if end < 0:
+                    continue
+                yield too_long.chunk(line_no, consumed, limit=limit)
+                consumed += too_long.size
+                line_no += 1
+                too_long = None
+                data = data[end + 1:]
+                if not data:
+                    continue
+            buf = b"".join([*carry, data]) if carry else data
             if at_start and (head := without_utf8_bom(buf)) is not None:
                 at_start, consumed, buf = False, consumed + len(buf) - len(head), head
-            chunk, rest = _split(buf, line_no, consumed)
+            chunk, rest = _split(buf, line_no, consumed + dropped)
             report()
             if chunk is None:
-                carry = buf
+                carry, carried = [buf], len(buf)
                 continue
-            carry = buf[len(buf) - rest:] if rest else b""
+            if dropped:
+                chunk = dataclasses.replace(chunk, nuls=((line_no, dropped),))
+                dropped = 0
+            carry, carried = ([buf[len(buf) - rest:]] if rest else []), rest
             line_no = chunk.last_line + 1
             consumed = chunk.end_offset
             yield chunk
         report()
-        if carry:
+        if too_long is not None:
+            yield too_long.chunk(line_no, consumed, limit=limit, unterminated=True)
+            line_no += 1
+        elif carry:
             # The final line has no newline: a writer may still be on it, or stopped mid-line.
-            tail = carry + b"\n"
+            tail = b"".join([*carry, b"\n"])
             chunk, _ = _split(tail, line_no, consumed)
             assert chunk is not None
             yield Chunk(
                 table=chunk.table, bad=chunk.bad, first_line=line_no, last_line=line_no,
                 end_offset=consumed, unterminated=line_no, nbytes=len(tail),
+                nuls=((line_no, dropped),) if dropped else (),
             )
             line_no += 1
         if failure is not None:
@@ -247,6 +302,40 @@ def _opens_with_utf16_bom(stream: Any, *, gz: bool) -> bool:
     if not gz:
         stream.seek(0)
     return head in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
+class _TooLong:
+    """A line longer than :data:`MAX_LINE_BYTES`: counted as it is read past, its start kept."""
+
+    def __init__(self, parts: list[bytes], dropped: int):
+        self.head = b""
+        for part in parts:
+            self.head += part[: HEAD_BYTES - len(self.head)]
+            if len(self.head) >= HEAD_BYTES:
+                break
+        self.size = sum(map(len, parts)) + dropped
+        self.nuls = sum(p.count(0) for p in parts) + dropped
+
+    def add(self, data: bytes) -> None:
+        self.size += len(data)
+        self.nuls += data.count(0)
+
+    def chunk(self, line_no: int, consumed: int, *, limit: int, unterminated: bool = False) -> Chunk:
+        """The line as a bad line: ``line-too-long``, or ``nul-bytes`` if it is mostly NUL bytes."""
+        length = self.size - (0 if unterminated else 1)
+        what = f"{length:,} bytes" + (", the file ends inside it" if unterminated else "")
+        reason = "line-too-long"
+        detail = f"{what}: longer than the {limit:,} bytes a line may have, so it is not read"
+        if self.nuls * 2 > length:
+            reason = "nul-bytes"
+            detail = (f"{self.nuls:,} NUL bytes (a writer that stops on a preallocated file, or a crash that "
+                      f"zeroes a file's last block, leaves runs of them) in a line of {detail}")
+        raw = re.sub("\x00+", "\ufffd", self.head.decode("utf-8", "replace")) + " \u2026"
+        return Chunk(
+            table=_empty_table(), bad=(BadLine(line=line_no, reason=reason, detail=detail, raw=raw),),
+            first_line=line_no, last_line=line_no, end_offset=consumed if unterminated else consumed + self.size,
+            unterminated=line_no if unterminated else None,
+        )
 
 
 class _Utf16AsUtf8:

@@ -672,6 +672,7 @@ class _Block:
     paths: tuple[str, ...]
     bad: tuple[tuple[str, int, str, str, str | None, str], ...]  # lines that never reach SQL
     unterminated: frozenset[tuple[str, int]]  # (file, line) of a last line without newline
+    nuls: Mapping[tuple[str, int], int] = field(default_factory=dict)  # NUL bytes left out of a line's text
 
 
 class _Blocks:
@@ -692,12 +693,15 @@ class _Blocks:
         self.pending_bytes = 0
         self.bad: list[tuple[str, int, str, str, str | None, str]] = []
         self.unterminated: set[tuple[str, int]] = set()
+        self.nuls: dict[tuple[str, int], int] = {}
 
     def add(self, path: str, chunk: Chunk) -> _Block | None:
         """Take a chunk; return a block when one is full."""
         self.bad.extend((path, b.line, b.reason, b.detail, None, b.raw) for b in chunk.bad)
         if chunk.unterminated is not None:
             self.unterminated.add((path, chunk.unterminated))
+        for line, n in chunk.nuls:
+            self.nuls[(path, line)] = n
         if chunk.table.num_rows:
             self.pending.append((path, chunk.table))
             self.pending_rows += chunk.table.num_rows
@@ -753,6 +757,7 @@ class _Blocks:
             paths=names,
             bad=tuple(bad),
             unterminated=frozenset(u for u in self.unterminated if u[0] in index),
+            nuls={k: n for k, n in self.nuls.items() if k[0] in index},
         )
 
 
@@ -799,7 +804,8 @@ class _Batch:
             records: list[tuple[str, int, list[str]]] = []  # lines holding several records
             for path, line_no, problem, detail, source, text in flagged:
                 unterminated = (path, line_no) in block.unterminated
-                split = _split_records(text, unterminated=unterminated) if problem == "invalid-json" else None
+                split = (_split_records(text, unterminated=unterminated, nuls_left_out=block.nuls.get((path, line_no), 0))
+                         if problem == "invalid-json" else None)
                 if split is not None:
                     pieces, damage = split
                     if pieces:
@@ -960,7 +966,9 @@ _OBJECT_AFTER_OBJECT = re.compile(r"\}[ \t]*\{")
 _RECORDS_PREFILTER = r"[\x00\x1e]|\}[ \t]*\{"
 
 
-def _split_records(text: str, *, unterminated: bool = False) -> tuple[list[str], tuple[str, str, None, str] | None] | None:
+def _split_records(
+    text: str, *, unterminated: bool = False, nuls_left_out: int = 0
+) -> tuple[list[str], tuple[str, str, None, str] | None] | None:
     r"""The records of a line that holds more than one, or NUL bytes; ``None`` for any other line.
 
     Runs of NUL bytes (what a writer that stopped on a preallocated file, or a crash that
@@ -970,7 +978,8 @@ def _split_records(text: str, *, unterminated: bool = False) -> tuple[list[str],
     writers with no newline between them) gives those objects as records. A piece that is
     anything else is damage.
     Returns the records' texts and, for NUL bytes or damage, the quarantine row (reason,
-    detail, source, raw) that describes the rest of the line (NUL runs shown as one U+FFFD).
+    detail, source, raw) that describes the rest of the line (NUL runs shown as one U+FFFD);
+    ``nuls_left_out`` NUL bytes of the line that the reader did not keep count too.
 
     >>> records, (reason, detail, _, _) = _split_records('\x00\x00{"a":1}')
     >>> records, reason, detail.split(",")[0]
@@ -1013,7 +1022,7 @@ def _split_records(text: str, *, unterminated: bool = False) -> tuple[list[str],
         records.extend(found)
     if not separated and not several:
         return None
-    nuls = body.count("\x00")
+    nuls = body.count("\x00") + nuls_left_out  # (the reader keeps one byte of a long run)
     if not nuls and damage is None:
         return records, None
     if nuls:
