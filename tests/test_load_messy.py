@@ -324,3 +324,72 @@ def test_a_line_longer_than_the_limit_is_quarantined_without_being_read_whole(
     assert _quarantine(second)[8] == ("line-too-long", f"{2 << 20:,} bytes: longer than the 1,048,576 bytes a line "
                                                        "may have, so it is not read")
     assert set(_quarantine(second)) == {2, 4, 6, 8} and second.summary.events_added == 1
+
+
+# --------------------------------------------------------------------------- gzip
+
+
+def _gz_lines(first: int, n: int) -> bytes:
+    return "".join(_line(i) + "\n" for i in range(first, first + n)).encode()
+
+
+def test_a_gzip_member_that_fails_its_check_loads_no_line(tmp_path: Path) -> None:
+    import gzip
+
+    good, second = gzip.compress(_gz_lines(1, 500)), bytearray(gzip.compress(_gz_lines(501, 3000)))
+    second[len(second) // 2] ^= 0xFF  # one flipped byte: deflate decodes wrong bytes for a while
+    f = tmp_path / "flipped.jsonl.gz"
+    f.write_bytes(good + bytes(second))
+    tel = load(f)
+    # the first member passed its check: all its lines; none of the second member's
+    assert _events(tel) == {i: f"r{i}" for i in range(1, 501)}
+    reasons = dict(tel.sql("SELECT reason, count(*) FROM quarantine GROUP BY reason").fetchall())
+    last = tel.sql("SELECT max(line) FROM quarantine WHERE reason = 'corrupt-gzip'").fetchall()[0][0]
+    assert reasons == {"corrupt-gzip": last - 500, "unreadable": 1} and last > 500
+    assert tel.sql("SELECT min(line) FROM quarantine WHERE reason = 'corrupt-gzip'").fetchall() == [(501,)]
+    (unreadable,) = tel.sql("SELECT line, detail FROM quarantine WHERE reason = 'unreadable'").fetchall()
+    assert unreadable == (last + 1, "gzip stream unreadable: Error -3 while decompressing data: incorrect data "
+                                    f"check; lines 501 to {last:,} come from the gzip member that fails, so they "
+                                    "are not loaded")
+    raw = dict(tel.sql("SELECT line, raw FROM quarantine WHERE line IN (501, 502)").fetchall())
+    assert raw == {501: _line(501), 502: _line(502)}  # the text as decoded, for a person to judge
+    assert tel.summary.quarantined_by_reason == reasons and tel.summary.events_added == 500
+
+    # a damaged CRC alone: every line decoded right, but nothing proves it
+    one = bytearray(gzip.compress(_gz_lines(1, 50)))
+    one[-6] ^= 0xFF
+    f.write_bytes(bytes(one))
+    tel = load(f)
+    assert _events(tel) == {} and tel.summary.quarantined_by_reason == {"corrupt-gzip": 50, "unreadable": 1}
+
+
+def test_a_gzip_file_cut_short_keeps_every_line_before_the_cut(tmp_path: Path) -> None:
+    import gzip
+
+    data = gzip.compress(_gz_lines(1, 2000))
+    cases = {
+        "half": data[: len(data) // 2],          # cut in the middle of the deflate stream
+        "no-trailer": data[:-8],                 # every line there, the CRC and size missing
+        "header-only": data[:5],                 # cut inside the header: nothing to read
+        "padded": data + b"\0" * 512,            # NUL padding after the member (tape blocks)
+        "garbage": data + b"garbage",            # something else after the member
+        "members": gzip.compress(_gz_lines(1, 777)) + gzip.compress(_gz_lines(778, 1223)),  # concatenated
+        "split-line": gzip.compress(_gz_lines(1, 2000)[:5001]) + gzip.compress(_gz_lines(1, 2000)[5001:]),
+    }
+    got = {}
+    for name, content in cases.items():
+        f = tmp_path / f"{name}.jsonl.gz"
+        f.write_bytes(content)
+        tel = load(f)
+        got[name] = (tel.sql("SELECT count(*), max(line) FROM events").fetchall()[0],
+                     tel.sql("SELECT line, reason, detail FROM quarantine ORDER BY line").fetchall())
+        assert tel.sql("SELECT bool_and(run_id = 'r' || line) FROM events").fetchall() != [(False,)]
+    ended = "gzip stream unreadable: Compressed file ended before the end-of-stream marker was reached"
+    (n, top), q = got["half"]
+    assert n == top and 0 < n < 2000 and [r[1] for r in q] == ["truncated-last-line", "unreadable"]
+    assert q[1] == (n + 2, "unreadable", ended)
+    assert got["no-trailer"] == ((2000, 2000), [(2001, "unreadable", ended)])
+    assert got["header-only"] == ((0, None), [(1, "unreadable", ended)])
+    assert got["padded"] == ((2000, 2000), [])
+    assert got["garbage"] == ((2000, 2000), [(2001, "unreadable", "gzip stream unreadable: Not a gzipped file (b'ga')")])
+    assert got["members"] == got["split-line"] == ((2000, 2000), [])

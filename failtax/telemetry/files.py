@@ -4,10 +4,11 @@ A file is read in large blocks; newlines are found with numpy and the lines beco
 Arrow string array over the block's own bytes (no copy, no Python loop per line), with
 their 1-based line numbers. Lines that are not valid UTF-8 are found with the
 standard decoder (which stops only at a bad byte) and handed back separately, so the
-database only ever sees valid text. Gzip files are decompressed as a stream; a file
-that opens with a UTF-16 byte order mark (PowerShell 5's ``>`` writes those) is
-transcoded to UTF-8 as it is read, and its offsets count the UTF-8 bytes, as a gzip
-file's count the decompressed ones.
+database only ever sees valid text. Gzip files are decompressed as a stream, member by
+member, each member's CRC checked (a member that fails it is reported with the lines it
+gave, which the loader then takes out of the tables); a file that opens with a UTF-16
+byte order mark (PowerShell 5's ``>`` writes those) is transcoded to UTF-8 as it is
+read, and its offsets count the UTF-8 bytes, as a gzip file's count the decompressed ones.
 """
 
 from __future__ import annotations
@@ -103,6 +104,7 @@ class Chunk:
     unterminated: int | None = None
     nbytes: int = 0
     nuls: tuple[tuple[int, int], ...] = ()  # (line, NUL bytes of it left out of its text)
+    damaged_from: int | None = None  # lines from this one to first_line - 1 came from a gzip member that failed
 
 
 def discover_files(paths_or_globs: Iterable[str | os.PathLike[str]] | str | os.PathLike[str]) -> list[Path]:
@@ -172,7 +174,8 @@ def read_chunks(
     gz = is_gzip(path)
     raw = open(path, "rb")
     try:
-        stream = gzip.GzipFile(fileobj=raw, mode="rb") if gz else raw
+        members = _GzipMembers(raw) if gz else None
+        stream = members if members is not None else raw
         utf16 = _opens_with_utf16_bom(stream, gz=gz)
         if utf16:
             stream = _Utf16AsUtf8(stream)
@@ -261,6 +264,8 @@ def read_chunks(
             if chunk is None:
                 carry, carried = [buf], len(buf)
                 continue
+            if members is not None:
+                members.place(buf, line_no, base=consumed + dropped, end=chunk.end_offset)
             if dropped:
                 chunk = dataclasses.replace(chunk, nuls=((line_no, dropped),))
                 dropped = 0
@@ -269,6 +274,8 @@ def read_chunks(
             consumed = chunk.end_offset
             yield chunk
         report()
+        # (the line being read when a gzip member failed is its first line, if it began there)
+        damaged_from = members.first_damaged_line(line_no) if members is not None and failure else None
         if too_long is not None:
             yield too_long.chunk(line_no, consumed, limit=limit, unterminated=True)
             line_no += 1
@@ -284,12 +291,128 @@ def read_chunks(
             )
             line_no += 1
         if failure is not None:
+            if damaged_from is not None and damaged_from < line_no:
+                failure += (f"; lines {damaged_from:,} to {line_no - 1:,} come from the gzip member that fails, "
+                            "so they are not loaded")
             yield Chunk(
                 table=_empty_table(), first_line=line_no, last_line=line_no - 1, end_offset=consumed,
                 bad=(BadLine(line=line_no, reason="unreadable", detail=failure, raw=""),),
+                damaged_from=damaged_from if damaged_from is not None and damaged_from < line_no else None,
             )
     finally:
         raw.close()
+
+
+class _GzipMembers:
+    """A gzip stream read member by member with zlib, which checks each member's CRC and size.
+
+    Like :class:`gzip.GzipFile` it reads concatenated members and skips NUL padding
+    between them. It also tells a stream that merely ends early (the bytes before the
+    cut are exact) from a member that fails its check or holds invalid deflate data:
+    deflate decodes damaged input into plausible wrong bytes for a while, and the check
+    at the member's end is the first sign. ``damaged`` is then the offset (in the
+    decompressed stream) where that member began.
+    """
+
+    READ = 64 << 10
+    TRAILER = 8
+
+    def __init__(self, raw: Any):
+        self.raw = raw
+        self.ended = False
+        self.inflate: Any = None
+        self.input = b""
+        self.peeked = b""
+        self.pos = 0  # decompressed bytes returned so far (peeked ones included)
+        self.member_start = 0
+        self.damaged: int | None = None
+        self.unplaced: list[int] = []  # member starts whose line is not known yet
+        self.lines: dict[int, int] = {}  # member start -> the line it begins in
+
+    def _more(self) -> bool:
+        """Read more compressed bytes; False at the end of the file."""
+        if self.ended:
+            return False
+        more = self.raw.read(self.READ)
+        self.ended = not more
+        self.input += more
+        return bool(more)
+
+    def _next_member(self) -> bool:
+        """Start the next member; False at the end of the stream."""
+        while True:
+            self.input = self.input.lstrip(b"\0")
+            if len(self.input) >= 2 or not self._more():
+                break
+        if not self.input:
+            return False
+        if self.input[:2] != b"\x1f\x8b":
+            raise gzip.BadGzipFile(f"Not a gzipped file ({self.input[:2]!r})")
+        self.inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        self.member_start = self.pos
+        self.unplaced.append(self.pos)
+        return True
+
+    def _inflate(self, size: int) -> bytes:
+        while True:
+            if self.inflate is None and not self._next_member():
+                return b""
+            # The last 8 bytes (where a member's CRC and size may be) wait for more input,
+            # so the call that checks them has no output of its own to lose when they fail.
+            while len(self.input) <= self.TRAILER and self._more():
+                pass
+            if not self.input:
+                raise EOFError("Compressed file ended before the end-of-stream marker was reached")
+            held = 0 if self.ended else self.TRAILER
+            try:
+                out = self.inflate.decompress(self.input[: len(self.input) - held], size)
+            except zlib.error:
+                self.damaged = self.member_start
+                raise
+            rest = self.input[len(self.input) - held:] if held else b""
+            if self.inflate.eof:
+                self.input, self.inflate = self.inflate.unused_data + rest, None
+            else:
+                self.input = self.inflate.unconsumed_tail + rest
+                if self.ended and not out and not self.input:
+                    raise EOFError("Compressed file ended before the end-of-stream marker was reached")
+            if out:
+                self.pos += len(out)
+                return out
+
+    def read1(self, size: int = -1) -> bytes:
+        """At most ``size`` decompressed bytes (what one step gives, when negative)."""
+        if size == 0:
+            return b""
+        if self.peeked:
+            out = self.peeked if size < 0 else self.peeked[:size]
+            self.peeked = self.peeked[len(out):]
+            return out
+        return self._inflate(size if size > 0 else self.READ * 4)
+
+    read = read1
+
+    def peek(self, size: int = 1) -> bytes:
+        while len(self.peeked) < size:
+            more = self._inflate(size)
+            if not more:
+                break
+            self.peeked += more
+        return self.peeked
+
+    def place(self, buf: bytes, first_line: int, *, base: int, end: int) -> None:
+        """Note the line each member that began in ``buf`` (lines from ``first_line``,
+        stream offset ``base``, complete up to offset ``end``) begins in."""
+        while self.unplaced and self.unplaced[0] < end:
+            start = self.unplaced.pop(0)
+            self.lines[start] = first_line + buf.count(b"\n", 0, max(0, min(len(buf), start - base)))
+
+    def first_damaged_line(self, next_line: int) -> int | None:
+        """The first line decoded from the member that failed its check (``next_line`` if
+        it began in the line still being read), or None when no member failed."""
+        if self.damaged is None:
+            return None
+        return self.lines.get(self.damaged, next_line)
 
 
 def _opens_with_utf16_bom(stream: Any, *, gz: bool) -> bool:

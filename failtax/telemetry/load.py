@@ -572,6 +572,12 @@ def _ingest(
                 for chunk in read_chunks(str(f), offset=offset, first_line=lines + 1,
                                          chunk_bytes=min(chunk_bytes, READ_BYTES),
                                          on_bytes=bar.update if bar is not None else None):
+                    if chunk.damaged_from is not None:
+                        # Lines of a gzip member that failed its check are taken out again:
+                        # first every line read so far goes in, so they are all in the tables.
+                        block = blocks.finish()
+                        if block is not None:
+                            yield "block", i, block
                     yield "chunk", i, chunk
                     block = blocks.add(str(f), chunk)
                     if block is not None:
@@ -602,6 +608,8 @@ def _ingest(
                     con.execute("DELETE FROM quarantine WHERE file = ? AND line > ?", [path, lines])
                 resume_offset, resume_lines = offset, lines
             elif step == "chunk":
+                if item.damaged_from is not None:
+                    batch.retract(path, item.damaged_from, item.first_line - 1)
                 if not _is_failure_marker(item):
                     reports[path]["lines_read"] += item.last_line - item.first_line + 1
                 if item.unterminated is None and not _is_failure_marker(item):
@@ -826,6 +834,36 @@ class _Batch:
                                             if len(pieces) > k]))
         if bad_rows:
             self._quarantine(bad_rows)
+
+    def retract(self, path: str, first: int, last: int) -> None:
+        """Move lines ``first`` to ``last`` of ``path`` (from a gzip member that failed its
+        check, so their bytes may be wrong) from ``events`` and ``quarantine`` to quarantine
+        as ``corrupt-gzip``, with their text read again."""
+        con = self.con
+        where = "WHERE file = ? AND line BETWEEN ? AND ?"
+        for reason, n in con.execute(f"SELECT reason, count(*) FROM quarantine {where} GROUP BY reason",
+                                     [path, first, last]).fetchall():
+            self.reasons[reason] -= n
+            self.quarantined_by_file[path] -= n
+        self.reasons = +self.reasons  # (drops reasons counted down to zero)
+        con.execute(f"DELETE FROM events {where}", [path, first, last])
+        con.execute(f"DELETE FROM quarantine {where}", [path, first, last])
+        detail = "decoded from a gzip member that fails its integrity check: its bytes may be wrong"
+        rows: list[tuple[str, int, str, str, str | None, str]] = []
+        try:
+            for chunk in read_chunks(path):
+                for line_no, text in zip(chunk.table.column("line_no").to_pylist(),
+                                         chunk.table.column("text").to_pylist(), strict=True):
+                    if first <= line_no <= last and text.strip(JSON_WHITESPACE):
+                        rows.append((path, line_no, "corrupt-gzip", detail, None, text.rstrip("\r\n")))
+                rows += [(path, b.line, "corrupt-gzip", detail, None, b.raw) for b in chunk.bad
+                         if first <= b.line <= last]
+                if chunk.last_line >= last:
+                    break
+        except (OSError, TelemetryError):
+            pass  # gone since: the lines are out of events, and the unreadable row says why
+        if rows:
+            self._quarantine(sorted(rows, key=lambda r: r[1]))
 
     def _insert(self, *, dedupe: bool) -> int:
         """Check and insert the registered block; the number of rows inserted."""

@@ -162,6 +162,7 @@ QUARANTINE_REASONS: dict[str, str] = {
     "unknown-event-type": "the eventType / event / code is not one the format defines",
     "bad-timestamp": "the timestamp is not an ISO-8601 date-time",
     "unreadable": "the rest of the file could not be read (e.g. a corrupt gzip stream)",
+    "corrupt-gzip": "the line comes from a gzip member that fails its integrity check (CRC), so its bytes may be wrong",
     "line-too-long": "the line is longer than 64 MiB (NUL bytes aside): it is not read",
     "nul-bytes": "the line holds NUL bytes (a crashed writer's zeroed or preallocated bytes); whole objects beside them are loaded",
 }
