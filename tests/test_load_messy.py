@@ -393,3 +393,42 @@ def test_a_gzip_file_cut_short_keeps_every_line_before_the_cut(tmp_path: Path) -
     assert got["padded"] == ((2000, 2000), [])
     assert got["garbage"] == ((2000, 2000), [(2001, "unreadable", "gzip stream unreadable: Not a gzipped file (b'ga')")])
     assert got["members"] == got["split-line"] == ((2000, 2000), [])
+
+
+# --------------------------------------------------------------------------- files that change between loads
+
+
+def test_a_file_rewritten_with_the_same_first_lines_is_reloaded(tmp_path: Path) -> None:
+    import duckdb
+
+    f, db = tmp_path / "app.jsonl", tmp_path / "t.duckdb"
+    f.write_text("".join(_line(i) + "\n" for i in range(1, 41)))      # 40 lines, well over the first KB
+    load(f, db=db).close()
+    # Rewritten (not appended to): the same first 10 lines, then others, and longer than before.
+    f.write_text("".join(_line(i) + "\n" for i in [*range(1, 11), *range(100, 150)]))
+    tel = load(f, db=db)
+    assert tel.summary.files[0].status == "replaced"
+    assert _events(tel) == {n: f"r{i}" for n, i in enumerate([*range(1, 11), *range(100, 150)], 1)}
+    assert _quarantine(tel) == {}
+    tel.close()
+    # appending is still growth: only the new lines are read
+    with open(f, "a") as fh:
+        fh.write(_line(200) + "\n")
+    tel = load(f, db=db)
+    assert tel.summary.files[0].status == "grown" and tel.summary.lines_read == 1 and _events(tel)[61] == "r200"
+    tel.close()
+    # copytruncate rotation: the file is emptied and written again, shorter
+    f.write_text(_line(300) + "\n")
+    tel = load(f, db=db)
+    assert tel.summary.files[0].status == "replaced" and _events(tel) == {1: "r300"}
+    tel.close()
+    # a database from before the check was kept: its grown files are taken as grown, as then
+    con = duckdb.connect(str(db))
+    con.execute("ALTER TABLE _files DROP COLUMN tail_hash")
+    con.execute("ALTER TABLE _files DROP COLUMN tail_len")
+    con.close()
+    with open(f, "a") as fh:
+        fh.write(_line(301) + "\n")
+    tel = load(f, db=db)
+    assert tel.summary.files[0].status == "grown" and _events(tel) == {1: "r300", 2: "r301"}
+    tel.close()

@@ -34,11 +34,14 @@ import pyarrow as pa
 from failtax.errors import TelemetryError
 from failtax.evidence import without_utf8_bom
 
-__all__ = ["BadLine", "Chunk", "FileIdentity", "discover_files", "file_identity", "prefetch", "read_chunks"]
+__all__ = ["BadLine", "Chunk", "FileIdentity", "discover_files", "file_identity", "prefetch", "read_chunks",
+           "tail_matches"]
 
 #: Suffixes picked up when a directory is given (explicit files are read whatever their name).
 TELEMETRY_SUFFIXES = (".jsonl", ".ndjson", ".log", ".jsonl.gz", ".ndjson.gz", ".log.gz", ".json.gz")
 HEAD_BYTES = 1024
+#: Bytes before the resume point compared again when a file has grown (see tail_matches).
+TAIL_BYTES = 1024
 #: A line longer than this (NUL bytes aside) is not read whole: it is quarantined.
 MAX_LINE_BYTES = 64 << 20
 # Blocks of a few MB: the allocator reuses them (bigger ones cost fresh pages every time).
@@ -67,6 +70,19 @@ class FileIdentity:
             head = fh.read(head_len)
         return cls(size=st.st_size, mtime_ns=st.st_mtime_ns, head_hash=hashlib.sha256(head).hexdigest(),
                    head_len=len(head))
+
+
+def tail_matches(path: str | os.PathLike[str], offset: int, length: int, digest: str) -> bool:
+    """Are the ``length`` bytes of ``path`` before ``offset`` the ones whose SHA-256 is ``digest``?
+
+    A file that looks grown (same first KB, larger) may instead have been rewritten with
+    the same first lines and more; reading on from the old offset would then start inside
+    some line and keep the rows of lines that are gone. Raises ``OSError`` when the file
+    cannot be read.
+    """
+    with open(path, "rb") as fh:
+        fh.seek(offset - length)
+        return hashlib.sha256(fh.read(length)).hexdigest() == digest
 
 
 def file_identity(path: str | os.PathLike[str]) -> FileIdentity:
@@ -105,6 +121,7 @@ class Chunk:
     nbytes: int = 0
     nuls: tuple[tuple[int, int], ...] = ()  # (line, NUL bytes of it left out of its text)
     damaged_from: int | None = None  # lines from this one to first_line - 1 came from a gzip member that failed
+    tail: bytes | None = None  # a plain file's bytes just before end_offset (see tail_matches)
 
 
 def discover_files(paths_or_globs: Iterable[str | os.PathLike[str]] | str | os.PathLike[str]) -> list[Path]:
@@ -269,6 +286,9 @@ def read_chunks(
             if dropped:
                 chunk = dataclasses.replace(chunk, nuls=((line_no, dropped),))
                 dropped = 0
+            elif not skip:  # the bytes before the resume point, as they are in the file
+                end = chunk.end_offset - consumed
+                chunk = dataclasses.replace(chunk, tail=buf[max(0, end - TAIL_BYTES):end])
             carry, carried = ([buf[len(buf) - rest:]] if rest else []), rest
             line_no = chunk.last_line + 1
             consumed = chunk.end_offset

@@ -30,6 +30,7 @@ goes through the statement for all formats, which would have inserted the same r
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -58,6 +59,7 @@ from failtax.telemetry.files import (
     prefetch,
     read_chunks,
     string_array,
+    tail_matches,
 )
 from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, QUARANTINE_COLUMNS, SOURCES
 from failtax.telemetry.validate import (
@@ -423,6 +425,10 @@ def _prepare(con: duckdb.DuckDBPyConnection) -> None:
         'CREATE TABLE IF NOT EXISTS _files (path VARCHAR, size BIGINT, mtime_ns BIGINT, head_hash VARCHAR, '
         '"offset" BIGINT, lines BIGINT, gzip BOOLEAN, loaded_at TIMESTAMP, head_len INTEGER)'
     )
+    # SHA-256 and length of the bytes before "offset" (plain files), added after the table was;
+    # a database from before has NULL there and its grown files are not checked.
+    con.execute("ALTER TABLE _files ADD COLUMN IF NOT EXISTS tail_hash VARCHAR")
+    con.execute("ALTER TABLE _files ADD COLUMN IF NOT EXISTS tail_len INTEGER")
     con.execute("CREATE TABLE IF NOT EXISTS _meta (key VARCHAR, value VARCHAR)")
     if _scalar(con, "SELECT count(*) FROM _meta") == 0:
         probe = _scalar(con, _HASH_PROBE_SQL)
@@ -528,7 +534,7 @@ def _ingest(
     before = dict(con.execute("SELECT source, count(*) FROM events GROUP BY source").fetchall())
     known = {
         row[0]: row for row in con.execute(
-            'SELECT path, size, mtime_ns, head_hash, "offset", lines, gzip, head_len FROM _files'
+            'SELECT path, size, mtime_ns, head_hash, "offset", lines, gzip, head_len, tail_hash, tail_len FROM _files'
         ).fetchall()
     }
     plans = []
@@ -549,7 +555,14 @@ def _ingest(
             if same:
                 before_row = (*before_row[:3], ident.head_hash, *before_row[4:])
         status, offset, lines = _plan(before_row, ident)
-        plans.append((f, ident, gz, status, offset, lines))
+        if status == "grown" and before_row is not None and before_row[8] is not None:
+            try:
+                same = tail_matches(f, offset, before_row[9], before_row[8])
+            except OSError:
+                same = False
+            if not same:  # rewritten with the same first lines and more: not grown
+                status, offset, lines = "replaced", 0, 0
+        plans.append((f, ident, gz, status, offset, lines, before_row))
         if status != "unchanged":
             total_bytes += ident.size - (0 if gz else offset)
 
@@ -567,7 +580,7 @@ def _ingest(
             # ("start", file), ("chunk", file, chunk) per chunk read, ("block", file, block)
             # when a block is complete, ("end", file), in this order: made by the reading thread.
             blocks = _Blocks(chunk_bytes=chunk_bytes)
-            for i, (f, _, _, _, offset, lines) in enumerate(todo):
+            for i, (f, _, _, _, offset, lines, _) in enumerate(todo):
                 yield "start", i, None
                 for chunk in read_chunks(str(f), offset=offset, first_line=lines + 1,
                                          chunk_bytes=min(chunk_bytes, READ_BYTES),
@@ -588,6 +601,7 @@ def _ingest(
                 yield "block", -1, block
 
         resume_offset = resume_lines = 0
+        resume_tail: tuple[str, int] | None = None  # (SHA-256, length) of the bytes before resume_offset
         # Files are read, cut into lines and gathered into blocks by a thread while
         # DuckDB checks and inserts the previous block (it releases the GIL meanwhile).
         reading = prefetch(iter(steps()), depth=4 + 2 * max(1, chunk_bytes // READ_BYTES))
@@ -596,7 +610,7 @@ def _ingest(
             if step == "block":
                 batch.insert(item)
                 continue
-            f, ident, gz, status, offset, lines = todo[i]
+            f, ident, gz, status, offset, lines, known = todo[i]
             path = str(f)
             if step == "start":
                 if status == "replaced":
@@ -607,6 +621,7 @@ def _ingest(
                     con.execute("DELETE FROM events WHERE file = ? AND line > ?", [path, lines])
                     con.execute("DELETE FROM quarantine WHERE file = ? AND line > ?", [path, lines])
                 resume_offset, resume_lines = offset, lines
+                resume_tail = (known[8], known[9]) if status == "grown" and known[8] is not None else None
             elif step == "chunk":
                 if item.damaged_from is not None:
                     batch.retract(path, item.damaged_from, item.first_line - 1)
@@ -615,12 +630,16 @@ def _ingest(
                 if item.unterminated is None and not _is_failure_marker(item):
                     # Resume point for the next load: after the last complete line. An
                     # unterminated last line is read again (in full) once the file grows.
+                    if item.end_offset != resume_offset:
+                        resume_tail = (hashlib.sha256(item.tail).hexdigest(), len(item.tail)) if item.tail else None
                     resume_offset, resume_lines = item.end_offset, item.last_line
             else:
                 con.execute("DELETE FROM _files WHERE path = ?", [path])
                 con.execute(
-                    "INSERT INTO _files VALUES (?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?)",
-                    [path, ident.size, ident.mtime_ns, ident.head_hash, resume_offset, resume_lines, gz, ident.head_len],
+                    'INSERT INTO _files (path, size, mtime_ns, head_hash, "offset", lines, gzip, loaded_at, head_len, '
+                    "tail_hash, tail_len) VALUES (?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?, ?, ?)",
+                    [path, ident.size, ident.mtime_ns, ident.head_hash, resume_offset, resume_lines, gz, ident.head_len,
+                     *(resume_tail or (None, None))],
                 )
     after = dict(con.execute("SELECT source, count(*) FROM events GROUP BY source").fetchall())
     by_source = {s: after.get(s, 0) - before.get(s, 0) for s in SOURCES if after.get(s, 0) != before.get(s, 0)}
