@@ -432,3 +432,75 @@ def test_a_file_rewritten_with_the_same_first_lines_is_reloaded(tmp_path: Path) 
     tel = load(f, db=db)
     assert tel.summary.files[0].status == "grown" and _events(tel) == {1: "r300", 2: "r301"}
     tel.close()
+
+
+# --------------------------------------------------------------------------- directories and unreadable files
+
+
+def test_a_directory_of_mixed_entries_loads_what_it_can_read(tmp_path: Path, monkeypatch) -> None:
+    import os
+    import sys
+
+    loader = sys.modules["failtax.telemetry.load"]
+    d = tmp_path / "logs"
+    (d / "sub" / "deeper").mkdir(parents=True)
+    (d / ".git").mkdir()
+    (d / "a.jsonl").write_text(_line(1) + "\n")
+    (d / "sub" / "deeper" / "b.ndjson").write_text(_line(2) + "\n")
+    (d / "notes.txt").write_text("not telemetry\n")                     # other suffix: not read
+    (d / "data.json").write_text(_line(3) + "\n")                       # .json (not .json.gz): not read
+    (d / ".hidden.jsonl").write_text(_line(4) + "\n")                   # hidden: not read
+    (d / ".git" / "c.jsonl").write_text(_line(5) + "\n")                # in a hidden directory: not read
+    (d / "broken.jsonl").symlink_to(d / "missing.jsonl")                # a broken symlink: not a file
+    (d / "loop").symlink_to(d / "sub")                                  # a directory link: not followed twice
+    os.mkfifo(d / "pipe.jsonl")                                         # a FIFO: never opened (it would block)
+    (d / "dir.jsonl").mkdir()                                           # a directory with a telemetry name
+    (d / "eio.jsonl").symlink_to("/proc/self/mem")                      # open works, read fails (EIO), even as root
+    locked = d / "locked.jsonl"
+    locked.write_text(_line(6) + "\n")
+    locked.chmod(0)                                                     # unreadable, unless running as root
+    gone = d / "gone.jsonl"
+    gone.write_text(_line(7) + "\n")
+    late = d / "late.jsonl"
+    late.write_text(_line(8) + "\n")
+    real_discover, real_is_gzip = loader.discover_files, loader.is_gzip
+
+    def discover_then_rotate(paths):  # removed after it was found, before it was planned
+        found = real_discover(paths)
+        gone.unlink()
+        return found
+
+    def plan_then_rotate(path):  # removed after it was planned, before it was read
+        out = real_is_gzip(path)
+        if Path(path) == late.resolve():
+            late.unlink()
+        return out
+
+    monkeypatch.setattr(loader, "discover_files", discover_then_rotate)
+    monkeypatch.setattr(loader, "is_gzip", plan_then_rotate)
+    db = tmp_path / "t.duckdb"
+    # the same file given again, by a glob and by its directory, is read once
+    tel = load([d, str(d / "*.jsonl"), d / "a.jsonl", d / "sub"], db=db)
+    monkeypatch.undo()
+    files = {Path(r.path).name: r.status for r in tel.summary.files}
+    as_root = os.geteuid() == 0
+    assert files == {"a.jsonl": "new", "b.ndjson": "new", "gone.jsonl": "unreadable", "late.jsonl": "new",
+                     "locked.jsonl": "new" if as_root else "unreadable", "mem": "unreadable"}
+    events = {Path(f).name: run for f, run in tel.sql("SELECT file, run_id FROM events").fetchall()}
+    assert events == {"a.jsonl": "r1", "b.ndjson": "r2", **({"locked.jsonl": "r6"} if as_root else {})}
+    q = {Path(f).name: (line, reason, detail) for f, line, reason, detail in
+         tel.sql("SELECT file, line, reason, detail FROM quarantine").fetchall()}
+    assert q["mem"] == (1, "unreadable", "cannot read the file: Input/output error")
+    assert q["gone.jsonl"] == q["late.jsonl"] == (1, "unreadable", "cannot read the file: No such file or directory")
+    assert len(q) == 3 + (not as_root)
+    tel.close()
+    # back in place: the next load reads them, and their unreadable rows go
+    gone.write_text(_line(7) + "\n")
+    late.write_text(_line(8) + "\n")
+    locked.chmod(0o644)
+    tel = load(d, db=db)
+    events = {Path(f).name: run for f, run in tel.sql("SELECT file, run_id FROM events").fetchall()}
+    assert events == {"a.jsonl": "r1", "b.ndjson": "r2", "gone.jsonl": "r7", "late.jsonl": "r8", "locked.jsonl": "r6"}
+    q = {Path(f).name: reason for f, reason in tel.sql("SELECT file, reason FROM quarantine").fetchall()}
+    assert q == {"mem": "unreadable"}  # still unreadable: one row, not one per load
+    tel.close()

@@ -122,6 +122,7 @@ class Chunk:
     nuls: tuple[tuple[int, int], ...] = ()  # (line, NUL bytes of it left out of its text)
     damaged_from: int | None = None  # lines from this one to first_line - 1 came from a gzip member that failed
     tail: bytes | None = None  # a plain file's bytes just before end_offset (see tail_matches)
+    opened: bool = True  # False: the file could not be opened (the one bad line says why)
 
 
 def discover_files(paths_or_globs: Iterable[str | os.PathLike[str]] | str | os.PathLike[str]) -> list[Path]:
@@ -188,8 +189,14 @@ def read_chunks(
     ``offset`` counts bytes of the decompressed stream for gzip files. ``on_bytes`` is
     called with the number of file bytes consumed since its last call (for progress).
     """
-    gz = is_gzip(path)
-    raw = open(path, "rb")
+    try:
+        gz = is_gzip(path)
+        raw = open(path, "rb")
+    except OSError as exc:  # gone or unreadable since it was found
+        yield Chunk(table=_empty_table(), first_line=first_line, last_line=first_line - 1, end_offset=offset,
+                    bad=(BadLine(line=first_line, reason="unreadable",
+                                 detail=f"cannot read the file: {exc.strerror or exc}", raw=""),), opened=False)
+        return
     try:
         members = _GzipMembers(raw) if gz else None
         stream = members if members is not None else raw

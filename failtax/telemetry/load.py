@@ -89,6 +89,9 @@ ROW_GROUP_ROWS = 122_880
 #: compares hashes, so a DuckDB whose hash differs must not extend an old database.
 _HASH_PROBE_SQL = "SELECT CAST(hash('failtax duplicate probe') AS VARCHAR)"
 
+#: How the quarantine row of a file that could not be opened or read begins.
+UNOPENED = "cannot read the file"
+
 _CHUNK = "(SELECT file, line_no, hash(text) AS h, text, maybe_secret FROM _chunk)"
 #: (guarded, dedupe) -> the statement that checks and inserts a block.
 _INSERTS = {
@@ -138,7 +141,8 @@ class FileReport:
     """What one load did with one file.
 
     ``status``: ``new``, ``grown`` (only new lines read), ``replaced`` (content
-    changed; reloaded), or ``unchanged`` (skipped).
+    changed; reloaded), ``unchanged`` (skipped), or ``unreadable`` (could not be opened
+    or read: quarantined as such at line 1, tried again by the next load).
     """
 
     path: str
@@ -189,7 +193,7 @@ class LoadSummary:
 
     def __str__(self) -> str:
         status = Counter(f.status for f in self.files)
-        parts = [f"{status[s]} {s}" for s in ("new", "grown", "replaced", "unchanged") if status[s]]
+        parts = [f"{status[s]} {s}" for s in ("new", "grown", "replaced", "unchanged", "unreadable") if status[s]]
         lines = [
             f"files: {len(self.files)} ({', '.join(parts) or 'none'}); "
             f"{self.lines_read:,} lines read in {self.seconds:.2f} s"
@@ -328,9 +332,6 @@ def load(
     files = discover_files(paths_or_globs)
     if not files:
         raise TelemetryError("no telemetry given: pass at least one file, glob or directory")
-    for f in files:
-        if not os.access(f, os.R_OK):
-            raise TelemetryError(f"{f}: cannot read the file (permission denied)")
     if progress is None:
         progress = sys.stderr.isatty()
     if db is None:
@@ -539,12 +540,16 @@ def _ingest(
     }
     plans = []
     total_bytes = 0
+    unreadable: list[tuple[str, int, str, str, str | None, str]] = []
     for f in files:
         try:
             ident = FileIdentity.of(f)
             gz = is_gzip(f)
         except OSError as exc:
-            raise TelemetryError(f"{f}: cannot read the file: {exc.strerror or exc}") from None
+            # Not readable now (permissions, an I/O error, removed since it was found): it
+            # costs only itself, and is tried again by the next load.
+            unreadable.append((str(f), 1, "unreadable", f"{UNOPENED}: {exc.strerror or exc}", None, ""))
+            continue
         before_row = known.get(str(f))
         if before_row is not None and before_row[7] < ident.head_len:
             # The file was shorter than the head last time: compare the bytes it had.
@@ -569,6 +574,17 @@ def _ingest(
     bar = _progress_bar(total_bytes, enabled=progress)
     batch = _Batch(con, autocommit=autocommit)
     reports: dict[str, dict[str, Any]] = {}
+    # A file that could not be read last time is quarantined as such once, until it can be.
+    con.register("_load_files", _line_table([(str(f), 0) for f in files]))
+    try:
+        con.execute("DELETE FROM quarantine WHERE reason = 'unreadable' AND starts_with(detail, ?) "
+                    "AND file IN (SELECT file FROM _load_files)", [UNOPENED])
+    finally:
+        con.unregister("_load_files")
+    for row in unreadable:
+        reports[row[0]] = {"status": "unreadable", "lines_read": 0}
+    if unreadable:
+        batch._quarantine(unreadable)
     with contextlib.ExitStack() as stack:
         if bar is not None:
             stack.callback(bar.close)  # (closed after the reading thread has stopped)
@@ -601,6 +617,7 @@ def _ingest(
                 yield "block", -1, block
 
         resume_offset = resume_lines = 0
+        opened: dict[str, bool] = {}
         resume_tail: tuple[str, int] | None = None  # (SHA-256, length) of the bytes before resume_offset
         # Files are read, cut into lines and gathered into blocks by a thread while
         # DuckDB checks and inserts the previous block (it releases the GIL meanwhile).
@@ -612,6 +629,8 @@ def _ingest(
                 continue
             f, ident, gz, status, offset, lines, known = todo[i]
             path = str(f)
+            if step == "chunk" and not item.opened:  # gone or unreadable since it was planned
+                opened[path] = False
             if step == "start":
                 if status == "replaced":
                     con.execute("DELETE FROM events WHERE file = ?", [path])
@@ -633,7 +652,7 @@ def _ingest(
                     if item.end_offset != resume_offset:
                         resume_tail = (hashlib.sha256(item.tail).hexdigest(), len(item.tail)) if item.tail else None
                     resume_offset, resume_lines = item.end_offset, item.last_line
-            else:
+            elif opened.get(path, True):  # (a file not opened is tried again next time)
                 con.execute("DELETE FROM _files WHERE path = ?", [path])
                 con.execute(
                     'INSERT INTO _files (path, size, mtime_ns, head_hash, "offset", lines, gzip, loaded_at, head_len, '
@@ -657,7 +676,7 @@ def _ingest(
     files_out = tuple(
         FileReport(path=p, status=r["status"], lines_read=r["lines_read"],
                    quarantined=batch.quarantined_by_file.get(p, 0), skipped_blank=batch.blank_by_file.get(p, 0))
-        for p, r in reports.items()
+        for p, r in sorted(reports.items())
     )
     return LoadSummary(
         files=files_out, events_by_source=by_source, quarantined_by_reason=dict(batch.reasons),
