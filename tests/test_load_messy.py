@@ -504,3 +504,15 @@ def test_a_directory_of_mixed_entries_loads_what_it_can_read(tmp_path: Path, mon
     q = {Path(f).name: reason for f, reason in tel.sql("SELECT file, reason FROM quarantine").fetchall()}
     assert q == {"mem": "unreadable"}  # still unreadable: one row, not one per load
     tel.close()
+
+
+def test_a_copy_of_lines_whose_file_is_gone_is_still_a_duplicate(tmp_path: Path) -> None:
+    a, b, db = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "t.duckdb"
+    a.write_text("".join(_line(i) + "\n" for i in range(20)) + "\0\0" + _line(20) + _line(21) + "\n")
+    load(a, db=db).close()
+    b.write_bytes(a.read_bytes().replace(b"\0\0", b"") .replace(b"}{", b"}\n{") + (_line(22) + "\n").encode())
+    a.unlink()  # compressed elsewhere and deleted, or moved away
+    tel = load(b, db=db)
+    assert tel.summary.duplicates == 22 and tel.summary.events_added == 1
+    assert tel.sql("SELECT count(*), count(DISTINCT run_id) FROM events").fetchall() == [(23, 23)]
+    tel.close()

@@ -4,7 +4,7 @@
 formats apart per line; keeps every good line as a row of ``events`` (declared column
 types, all formats in one schema with a ``source`` column); puts every bad line into
 ``quarantine`` with its file, line number, reason and raw text; drops exact duplicate
-lines (found by a 64-bit hash, confirmed byte by byte); and builds the views (``signals``, ``decisions``, ``lifecycle``,
+lines (found by a 64-bit hash, confirmed by content); and builds the views (``signals``, ``decisions``, ``lifecycle``,
 ``retry_streaks``, ``agent_failures`` …, see :mod:`failtax.telemetry.views`).
 
 With a database file, loading is incremental and idempotent: each file is remembered
@@ -112,19 +112,16 @@ _MAYBE_DUPLICATES_SQL = (
 
 # Exact duplicates, found by content: a 64-bit hash is only a prefilter. DuckDB's string
 # hash collides between similar lines (4 pairs in 16,000 emitter lines that differ in a
-# few bytes), so lines with equal hashes are compared byte for byte: within the block
-# by their text, against earlier events by re-reading the earlier line from its file.
+# few bytes), so lines with equal hashes are compared by content: within the block by
+# their text, against earlier events by the MD5 of the line that each event keeps as its
+# id (the earlier line's file may be gone: log rotation compresses and deletes files).
 _DUPS_IN_BLOCK_SQL = (
     "SELECT CAST(file AS VARCHAR) AS file, line_no FROM (SELECT file, line_no, row_number() OVER "
     "(PARTITION BY hash(text), text ORDER BY file, line_no) AS rn FROM _chunk) WHERE rn > 1"
 )
-_EARLIER_SAME_HASH_SQL = (
-    "SELECT DISTINCT e.file, e.line FROM _chunk c JOIN events e ON e.line_hash = hash(c.text)"
-)
 _DUPS_OF_EVENTS_SQL = (
     "SELECT DISTINCT CAST(c.file AS VARCHAR) AS file, c.line_no FROM _chunk c "
-    "JOIN events e ON e.line_hash = hash(c.text) "
-    "JOIN _earlier o ON o.file = e.file AND o.line = e.line AND o.text = c.text"
+    "JOIN events e ON e.line_hash = hash(c.text) AND e.event_id = substr(md5(c.text), 1, 16)"
 )
 
 
@@ -925,22 +922,15 @@ class _Batch:
     def _exact_duplicates(self) -> set[tuple[str, int]]:
         """(file, line) of each line of ``_chunk`` byte-identical to an earlier line or event.
 
-        Within the block lines are compared by text. An event loaded before keeps only a
-        hash of its line, so a line whose hash matches one is compared with that event's
-        line read again from its file; if it cannot be read back unchanged, the new line
-        is not taken for a duplicate (it is loaded: a possible double beats a lost line).
+        Within the block lines are compared by text. An event loaded before keeps a 64-bit
+        hash of its line and, as its id, the first 64 bits of the line's MD5: a line
+        equal in both is its duplicate. (Reading the earlier line again from its file, as
+        was done before, fails once rotation has compressed or deleted that file, and each
+        rotation then loaded its lines a second time.)
         """
         con = self.con
         dups = {(f, int(i)) for f, i in con.execute(_DUPS_IN_BLOCK_SQL).fetchall()}
-        wanted: dict[str, list[int]] = {}
-        for f, line in con.execute(_EARLIER_SAME_HASH_SQL).fetchall():
-            wanted.setdefault(f, []).append(int(line))
-        if wanted:
-            con.register("_earlier", _read_lines(wanted))
-            try:
-                dups |= {(f, int(i)) for f, i in con.execute(_DUPS_OF_EVENTS_SQL).fetchall()}
-            finally:
-                con.unregister("_earlier")
+        dups |= {(f, int(i)) for f, i in con.execute(_DUPS_OF_EVENTS_SQL).fetchall()}
         return dups
 
     def _quarantine(self, rows: list[tuple[str, int, str, str, str | None, str]]) -> None:
@@ -991,45 +981,6 @@ def _line_table(keys: list[tuple[str, int]]) -> pa.Table:
     )
 
 
-def _read_lines(wanted: Mapping[str, list[int]]) -> pa.Table:
-    """``(file, line, text)`` of the given lines, read again (text as it was hashed: with ``\\n``)."""
-    files: list[str] = []
-    lines: list[np.ndarray] = []
-    texts: list[pa.Array] = []
-    for path, numbers in wanted.items():
-        need = np.unique(np.array(numbers, dtype=np.int64))
-        try:
-            for chunk in read_chunks(path):
-                if chunk.table.num_rows:
-                    nos = chunk.table.column("line_no").to_numpy()
-                    idx = np.flatnonzero(np.isin(nos, need))
-                    if len(idx):
-                        picked = chunk.table.take(numpy_array(idx, pa.int64()))
-                        files.extend([path] * len(idx))
-                        lines.append(picked.column("line_no").to_numpy())
-                        texts.extend(picked.column("text").chunks)
-                if chunk.last_line >= need[-1]:
-                    break
-        except (OSError, TelemetryError):
-            continue  # gone or unreadable: its lines cannot prove a duplicate
-    text = pa.chunked_array(texts, type=pa.large_string()).combine_chunks() if texts else string_array([])
-    line = np.concatenate(lines) if lines else np.zeros(0, dtype=np.int64)
-    table = pa.Table.from_arrays([string_array(files), numpy_array(line, pa.int64()), text],
-                                 names=["file", "line", "text"])
-    # A line that held several records (or NUL bytes) stored them one by one: they are
-    # compared as the records, not as the line.
-    import pyarrow.compute as pc
-
-    maybe = np.flatnonzero(pc.match_substring_regex(text, _RECORDS_PREFILTER).to_numpy(zero_copy_only=False))
-    extra = [(files[i], int(line[i]), record + "\n") for i in maybe
-             for record in (_split_records(text[int(i)].as_py()) or ([], None))[0]]
-    if extra:
-        table = pa.concat_tables([table, pa.Table.from_arrays(
-            [string_array([e[0] for e in extra]), numpy_array(np.array([e[1] for e in extra], dtype=np.int64), pa.int64()),
-             string_array([e[2] for e in extra])], names=["file", "line", "text"])])
-    return table
-
-
 def _zeros(n: int) -> pa.Array:
     return numpy_array(np.zeros(n, dtype=np.int32), pa.int32())
 
@@ -1038,8 +989,6 @@ _NUL_OR_RS = re.compile("[\x00\x1e]+")
 _NUL_RUN = re.compile("\x00+")
 _DECODER = json.JSONDecoder()
 _OBJECT_AFTER_OBJECT = re.compile(r"\}[ \t]*\{")
-#: The lines :func:`_split_records` may split (RE2 syntax, for Arrow).
-_RECORDS_PREFILTER = r"[\x00\x1e]|\}[ \t]*\{"
 
 
 def _split_records(
