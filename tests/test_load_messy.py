@@ -506,6 +506,61 @@ def test_a_directory_of_mixed_entries_loads_what_it_can_read(tmp_path: Path, mon
     tel.close()
 
 
+def test_log_rotation_in_a_directory_loses_no_line(tmp_path: Path) -> None:
+    import gzip
+    import os
+
+    d, db = tmp_path / "logs", tmp_path / "t.duckdb"
+    d.mkdir()
+    live = d / "app.jsonl"
+
+    def write(path: Path, runs: range) -> None:
+        path.write_text("".join(_line(i) + "\n" for i in runs))
+
+    def runs(tel) -> list[str]:
+        return sorted(r for (r,) in tel.sql("SELECT run_id FROM events").fetchall())
+
+    write(live, range(0, 30))
+    load(d, db=db).close()
+    os.rename(live, d / "app.jsonl.1")  # logrotate: rename, then the writer creates the file again
+    write(live, range(30, 50))
+    tel = load(d, db=db)
+    assert runs(tel) == sorted(f"r{i}" for i in range(50))
+    assert {Path(f.path).name: f.status for f in tel.summary.files} == {"app.jsonl": "replaced", "app.jsonl.1": "new"}
+    tel.close()
+    # the next rotation compresses the old one and dates the newer one
+    with open(d / "app.jsonl.1", "rb") as src, gzip.open(d / "app.jsonl.2.gz", "wb") as dst:
+        dst.write(src.read())
+    os.remove(d / "app.jsonl.1")
+    os.rename(live, d / "app.jsonl-20260907")
+    write(live, range(50, 55))
+    tel = load(d, db=db)
+    assert runs(tel) == sorted(f"r{i}" for i in range(55))
+    # the compressed copy of app.jsonl.1 (deleted since) is recognised line by line; the
+    # dated file's lines take the place of the live file's rows, reloaded as it was replaced
+    assert tel.summary.duplicates == 30 and tel.summary.events_added == 5
+    tel.close()
+    # other names in the directory are still not read
+    (d / "app.jsonl.bak").write_text(_line(99) + "\n")
+    (d / "catalog").write_text(_line(98) + "\n")
+    tel = load(d, db=db)
+    assert tel.summary.events_added == 0 and len(tel.summary.files) == 3
+    tel.close()
+
+
+def test_a_pipe_given_by_name_is_refused_clearly(tmp_path: Path) -> None:
+    import os
+
+    import pytest
+
+    from failtax.errors import TelemetryError
+
+    fifo = tmp_path / "events.jsonl"
+    os.mkfifo(fifo)
+    with pytest.raises(TelemetryError, match="not a regular file"):
+        load(fifo)
+
+
 def test_a_copy_of_lines_whose_file_is_gone_is_still_a_duplicate(tmp_path: Path) -> None:
     a, b, db = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "t.duckdb"
     a.write_text("".join(_line(i) + "\n" for i in range(20)) + "\0\0" + _line(20) + _line(21) + "\n")

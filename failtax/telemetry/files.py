@@ -39,6 +39,10 @@ __all__ = ["BadLine", "Chunk", "FileIdentity", "discover_files", "file_identity"
 
 #: Suffixes picked up when a directory is given (explicit files are read whatever their name).
 TELEMETRY_SUFFIXES = (".jsonl", ".ndjson", ".log", ".jsonl.gz", ".ndjson.gz", ".log.gz", ".json.gz")
+#: The same, with the numbers and dates log rotation puts after them (app.jsonl.1,
+#: app.jsonl.2.gz, app.jsonl-20260907): a file renamed by rotation keeps being found, so
+#: its lines are not lost when the live file, replaced, is reloaded.
+_TELEMETRY_NAME = re.compile(r"\.(?:jsonl|ndjson|log)(?:[.-][0-9][0-9-]*)?(?:\.gz)?$|\.json\.gz$")
 HEAD_BYTES = 1024
 #: Bytes before the resume point compared again when a file has grown (see tail_matches).
 TAIL_BYTES = 1024
@@ -128,8 +132,9 @@ class Chunk:
 def discover_files(paths_or_globs: Iterable[str | os.PathLike[str]] | str | os.PathLike[str]) -> list[Path]:
     """Expand files, globs and directories into a sorted list of distinct files.
 
-    Directories are searched recursively for ``*.jsonl``, ``*.ndjson``, ``*.log`` and
-    their ``.gz`` forms (hidden files are skipped); a file named explicitly is taken
+    Directories are searched recursively for ``*.jsonl``, ``*.ndjson``, ``*.log``, their
+    ``.gz`` forms and the names log rotation gives them (``*.jsonl.1``, ``*.log.2.gz``,
+    ``*.jsonl-20260907``); hidden files are skipped. A file named explicitly is taken
     whatever its name. An input that matches nothing raises :class:`TelemetryError`.
 
     >>> discover_files([])
@@ -145,6 +150,9 @@ def discover_files(paths_or_globs: Iterable[str | os.PathLike[str]] | str | os.P
             hits = [q for q in sorted(p.rglob("*")) if q.is_file() and _is_telemetry_name(q, root=p)]
         elif p.is_file():
             hits = [p]
+        elif p.exists() and not glob.has_magic(s):
+            raise TelemetryError(f"{s}: not a regular file (a pipe or device cannot be loaded: a load reads a "
+                                 "file again to resume it and to confirm duplicates); copy it to a file first")
         elif glob.has_magic(s):
             hits = []
             for g in sorted(glob.glob(os.path.expanduser(s), recursive=True)):
@@ -156,7 +164,8 @@ def discover_files(paths_or_globs: Iterable[str | os.PathLike[str]] | str | os.P
         else:
             raise TelemetryError(f"{s}: no such file or directory")
         if not hits:
-            raise TelemetryError(f"{s}: matched no telemetry files ({', '.join('*' + x for x in TELEMETRY_SUFFIXES)})")
+            raise TelemetryError(f"{s}: matched no telemetry files ({', '.join('*' + x for x in TELEMETRY_SUFFIXES)}, "
+                                 "and rotated ones such as *.jsonl.1 or *.jsonl-20260907.gz)")
         for q in hits:
             found.setdefault(str(q.resolve()), q.resolve())
     return [found[k] for k in sorted(found)]
@@ -166,8 +175,7 @@ def _is_telemetry_name(p: Path, *, root: Path) -> bool:
     rel = p.relative_to(root)
     if any(part.startswith(".") for part in rel.parts):
         return False
-    name = p.name.lower()
-    return name.endswith(TELEMETRY_SUFFIXES)
+    return _TELEMETRY_NAME.search(p.name.lower()) is not None
 
 
 def is_gzip(path: str | os.PathLike[str]) -> bool:

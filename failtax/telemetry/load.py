@@ -289,7 +289,8 @@ def load(
     Parameters
     ----------
     paths_or_globs : files, glob patterns (``**`` allowed), or directories (searched
-        for ``*.jsonl``, ``*.ndjson``, ``*.log`` and their ``.gz``); one or a list.
+        for ``*.jsonl``, ``*.ndjson``, ``*.log``, their ``.gz`` and rotated forms such as
+        ``*.jsonl.1`` or ``*.jsonl-20260907.gz``); one or a list.
     db : a database file to create or extend incrementally; ``None`` loads into memory.
     progress : show a progress bar on stderr; default: only when stderr is a terminal.
     lock_timeout : seconds to wait for another load of the same database to finish.
