@@ -571,3 +571,22 @@ def test_a_copy_of_lines_whose_file_is_gone_is_still_a_duplicate(tmp_path: Path)
     assert tel.summary.duplicates == 22 and tel.summary.events_added == 1
     assert tel.sql("SELECT count(*), count(DISTINCT run_id) FROM events").fetchall() == [(23, 23)]
     tel.close()
+
+
+def test_a_rotated_copy_read_before_the_live_file_keeps_its_lines(tmp_path: Path) -> None:
+    import os
+
+    d, db = tmp_path / "logs", tmp_path / "t.duckdb"
+    d.mkdir()
+    live = d / "app.jsonl"
+    live.write_text("".join(_line(i) + "\n" for i in range(300)))
+    load(d, db=db).close()
+    # rotated to a name that sorts before the live file, which is created again
+    os.rename(live, d / "app-2026-09-07.jsonl")
+    live.write_text("".join(_line(i) + "\n" for i in range(300, 350)))
+    tel = load(d, db=db, chunk_bytes=4096)  # small blocks: the copy goes in before the live file is read
+    assert tel.sql("SELECT count(*), count(DISTINCT run_id) FROM events").fetchall() == [(350, 350)]
+    assert {Path(f).name: n for f, n in tel.sql("SELECT file, count(*) FROM events GROUP BY file").fetchall()} == {
+        "app-2026-09-07.jsonl": 300, "app.jsonl": 50}
+    assert tel.summary.duplicates == 0
+    tel.close()

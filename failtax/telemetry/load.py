@@ -583,6 +583,17 @@ def _ingest(
         reports[row[0]] = {"status": "unreadable", "lines_read": 0}
     if unreadable:
         batch._quarantine(unreadable)
+    # The rows of replaced files go before any line is read: a copy of their lines in
+    # another file (log rotation renames the file its writer then creates again) must not
+    # be taken for a duplicate of rows about to be deleted, whatever order files come in.
+    for f, _, _, status, _, lines, _ in plans:
+        if status == "replaced":
+            con.execute("DELETE FROM events WHERE file = ?", [str(f)])
+            con.execute("DELETE FROM quarantine WHERE file = ?", [str(f)])
+        elif status == "grown":
+            # Rows for a line that was unterminated last time are read again in full.
+            con.execute("DELETE FROM events WHERE file = ? AND line > ?", [str(f), lines])
+            con.execute("DELETE FROM quarantine WHERE file = ? AND line > ?", [str(f), lines])
     with contextlib.ExitStack() as stack:
         if bar is not None:
             stack.callback(bar.close)  # (closed after the reading thread has stopped)
@@ -630,13 +641,6 @@ def _ingest(
             if step == "chunk" and not item.opened:  # gone or unreadable since it was planned
                 opened[path] = False
             if step == "start":
-                if status == "replaced":
-                    con.execute("DELETE FROM events WHERE file = ?", [path])
-                    con.execute("DELETE FROM quarantine WHERE file = ?", [path])
-                elif status == "grown":
-                    # Rows for a line that was unterminated last time are read again in full.
-                    con.execute("DELETE FROM events WHERE file = ? AND line > ?", [path, lines])
-                    con.execute("DELETE FROM quarantine WHERE file = ? AND line > ?", [path, lines])
                 resume_offset, resume_lines = offset, lines
                 resume_tail = (known[8], known[9]) if status == "grown" and known[8] is not None else None
             elif step == "chunk":
