@@ -590,3 +590,169 @@ def test_a_rotated_copy_read_before_the_live_file_keeps_its_lines(tmp_path: Path
         "app-2026-09-07.jsonl": 300, "app.jsonl": 50}
     assert tel.summary.duplicates == 0
     tel.close()
+
+
+# --------------------------------------------------------------------------- line ends, spacing, keys, types
+
+
+def test_line_ends_spacing_and_key_order(tmp_path: Path) -> None:
+    crlf = tmp_path / "windows.jsonl"
+    reordered = json.dumps(dict(reversed(list(_event(4).items()))))
+    crlf.write_bytes(
+        (_line(1) + "\r\n"                     # CRLF
+         + _line(2) + "\n"                     # LF in the same file
+         + "\r\n" + "  \t \r\n"                # blank lines, CRLF
+         + _line(3) + "   \t\r\n"              # trailing white space
+         + reordered + "\n"                    # keys in another order, spaces after separators
+         + _line(5)).encode()                  # no newline at the end: a whole line all the same
+    )
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    tel = load([crlf, empty])
+    assert _events(tel, "run_id, signals, ts") == {
+        1: ("r1", ["selector-timeout"], _ts(1)), 2: ("r2", ["selector-timeout"], _ts(2)),
+        5: ("r3", ["selector-timeout"], _ts(3)), 6: ("r4", ["selector-timeout"], _ts(4)),
+        7: ("r5", ["selector-timeout"], _ts(5))}
+    assert _quarantine(tel) == {}
+    reports = {Path(r.path).name: r for r in tel.summary.files}
+    assert reports["windows.jsonl"].lines_read == 7 and reports["windows.jsonl"].skipped_blank == 2
+    assert reports["empty.jsonl"].lines_read == 0 and reports["empty.jsonl"].status == "new"
+    # A CRLF line and the same line with LF are different bytes: both are kept (the event
+    # id is the MD5 of the line as written).
+    lf = tmp_path / "unix.jsonl"
+    lf.write_text(_line(1) + "\n")
+    assert load([crlf, lf]).summary.duplicates == 0
+
+
+def _ts(i: int):
+    import datetime as dt
+
+    return dt.datetime(2026, 9, 7, 10, i // 60 % 60, i % 60)
+
+
+def test_values_of_the_wrong_type_are_quarantined_not_converted(tmp_path: Path) -> None:
+    f = tmp_path / "types.jsonl"
+    agent = {"code": "auth", "title": "t", "detail": "d", "retryable": False}
+    lines = [
+        _line(1, runId=12345),                                   # a number for a string
+        _line(2, signals="selector-timeout"),                    # a string for a list
+        _line(3, metadata='{"a":1}'),                            # a string for an object
+        _line(4, signals=["a", 1]),                              # a list with a number
+        _line(5, signals=None, metadata=None),                   # null counts as absent: good
+        _line(6, signals=["x", None, "Y_z"]),                    # nulls dropped, names normalised: good
+        _line(7, runId="12345"),                                 # a number as a string is a string: good
+        json.dumps({**agent, "exitCode": "1"}),                  # 8: a string for an integer
+        json.dumps({**agent, "exitCode": 1.0}),                  # 9: a float for an integer
+        json.dumps({**agent, "exitCode": 2**40}),                # 10: out of INTEGER range
+        json.dumps({**agent, "retryable": "false"}),             # 11: a string for a boolean
+        json.dumps({**agent, "retryable": 0}),                   # 12: a number for a boolean
+        json.dumps({**agent, "exitCode": -1}),                   # 13: good
+        _line(14)[:-1] + ',"runId":"second"}',                   # 14: a key twice: the first value counts
+        _line(15, eventType="Replay-Failure-Classified"),        # 15: event types are exact
+    ]
+    f.write_text("\n".join(lines) + "\n")
+    tel = load(f)
+    assert _events(tel, "run_id, signals, metadata, exit_code") == {
+        5: ("r5", None, None, None), 6: ("r6", ["x", "y-z"], None, None), 7: ("12345", ["selector-timeout"], None, None),
+        13: (None, None, None, -1), 14: ("r14", ["selector-timeout"], None, None)}
+    assert _quarantine(tel) == {
+        1: ("wrong-type", "runId must be a string, got a number"),
+        2: ("wrong-type", "signals must be a list of strings, got a string"),
+        3: ("wrong-type", "metadata must be an object, got a string"),
+        4: ("wrong-type", "signals must be a list of strings, got a list with non-string items"),
+        8: ("wrong-type", "exitCode must be an integer, got a string"),
+        9: ("wrong-type", "exitCode must be an integer, got a number"),
+        10: ("wrong-type", "exitCode must be an integer, got a number"),
+        11: ("wrong-type", "retryable must be true or false, got a string"),
+        12: ("wrong-type", "retryable must be true or false, got a number"),
+        15: ("unknown-event-type", 'unknown eventType "Replay-Failure-Classified" for a failure-event line'),
+    }
+
+
+def test_a_line_split_in_two_is_two_bad_lines(tmp_path: Path) -> None:
+    f = tmp_path / "split.jsonl"
+    whole = _line(2)
+    shell = '{"timestamp":"2026-09-07T10:00:00Z","event":"recovery.attempted","message":"line one\nline two"}'
+    f.write_text("\n".join([_line(1), whole[:60], whole[60:], shell, _line(3)]) + "\n")
+    tel = load(f)
+    assert _events(tel) == {1: "r1", 6: "r3"}
+    assert _quarantine(tel) == {
+        2: ("invalid-json", "Unterminated string starting at at column 46"),
+        3: ("invalid-json", "Expecting value at column 1"),
+        4: ("invalid-json", "Unterminated string starting at at column 76"),
+        5: ("invalid-json", "Expecting value at column 1"),
+    }
+
+
+def test_a_file_that_grows_while_it_is_loaded(tmp_path: Path) -> None:
+    import threading
+
+    f, db = tmp_path / "live.jsonl", tmp_path / "t.duckdb"
+    f.write_text("".join(_line(i) + "\n" for i in range(20_000)))
+    written = [20_000]
+    stop = threading.Event()
+
+    def writer() -> None:  # appends, each line in two writes: a reader can catch it half written
+        with open(f, "a") as fh:
+            i = 20_000
+            while not stop.is_set() or i < 20_200:
+                line = _line(i) + "\n"
+                fh.write(line[:50])
+                fh.flush()
+                fh.write(line[50:])
+                fh.flush()
+                i += 1
+                written[0] = i
+
+    t = threading.Thread(target=writer)
+    t.start()
+    try:
+        first = load(f, db=db, chunk_bytes=1 << 20)
+    finally:
+        stop.set()
+        t.join()
+    n_first = first.sql("SELECT count(*) FROM events").fetchall()[0][0]
+    assert n_first >= 20_000
+    # a line caught half written can only be the last one read, quarantined until it is whole
+    assert first.sql("SELECT count(*) FILTER (WHERE reason <> 'truncated-last-line'), count(*) FROM quarantine"
+                     ).fetchall()[0][0] == 0
+    first.close()
+    second = load(f, db=db)
+    assert second.summary.files[0].status == "grown"
+    assert second.sql("SELECT count(*), count(DISTINCT run_id), max(line) FROM events").fetchall() == [
+        (written[0], written[0], written[0])]
+    assert _quarantine(second) == {}
+    second.close()
+
+
+# --------------------------------------------------------------------------- the command line
+
+
+def test_cli_load_of_a_messy_directory(tmp_path: Path, failtax_cmd: list[str]) -> None:
+    import gzip
+    import subprocess
+
+    d = tmp_path / "logs"
+    d.mkdir()
+    (d / "crashed.jsonl").write_bytes((_line(1) + "\n").encode() + b"\0" * 300 + (_line(2) + "\n").encode())
+    (d / "joined.jsonl").write_text(_line(3) + _line(4) + "\n" + _line(5, ts="infinity") + "\n")
+    flipped = bytearray(gzip.compress(_gz_lines(10, 200)))
+    flipped[-6] ^= 0xFF
+    (d / "old.jsonl.1.gz").write_bytes(bytes(flipped))
+    (d / "eio.jsonl").symlink_to("/proc/1/mem")  # unreadable for anyone (an I/O error, or no permission)
+    db = tmp_path / "t.duckdb"
+    p = subprocess.run([*failtax_cmd, "load", str(d), "--db", str(db), "--show-quarantine", "5",
+                        "--fail-on-quarantine"], capture_output=True, text=True)
+    assert p.returncode == 1 and "Traceback" not in p.stderr
+    out = p.stdout
+    assert "files: 4 (3 new, 1 unreadable)" in out and "events added: 4 (failure-event 4)" in out
+    assert "quarantined: 204 lines (corrupt-gzip 200, unreadable 2, bad-timestamp 1, nul-bytes 1)" in out
+    assert f"{d / 'crashed.jsonl'}:2: nul-bytes: 300 NUL bytes, {_NUL_WHY}; the whole JSON object" in out
+    assert f"{d / 'joined.jsonl'}:2: bad-timestamp: ts is not an ISO-8601 date-time: \"infinity\"" in out
+    # again: nothing new, the unreadable file still one row; --json for programs
+    p = subprocess.run([*failtax_cmd, "load", str(d), "--db", str(db), "--json"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    summary = json.loads(p.stdout)
+    assert summary["events_added"] == 0 and summary["quarantined_by_reason"] == {"unreadable": 1}
+    assert summary["totals"] == {"events": 4, "quarantine": 204, "decisions": 4}
+    assert sorted(f["status"] for f in summary["files"]) == ["unchanged", "unchanged", "unchanged", "unreadable"]
