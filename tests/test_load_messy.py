@@ -756,3 +756,20 @@ def test_cli_load_of_a_messy_directory(tmp_path: Path, failtax_cmd: list[str]) -
     assert summary["events_added"] == 0 and summary["quarantined_by_reason"] == {"unreadable": 1}
     assert summary["totals"] == {"events": 4, "quarantine": 204, "decisions": 4}
     assert sorted(f["status"] for f in summary["files"]) == ["unchanged", "unchanged", "unchanged", "unreadable"]
+
+
+def test_a_writer_that_never_writes_a_newline(tmp_path: Path) -> None:
+    f, db = tmp_path / "one-line.jsonl", tmp_path / "t.duckdb"
+    f.write_text("".join(_line(i) for i in range(5000)) + _line(7) + "\n")  # and one record twice
+    for target in (None, db):
+        tel = load(f, db=target)
+        assert tel.sql("SELECT count(*), count(DISTINCT run_id), min(line), max(line) FROM events").fetchall() == [
+            (5000, 5000, 1, 1)]
+        assert tel.summary.duplicates == 1 and _quarantine(tel) == {}
+        tel.close()
+    with open(f, "a") as fh:  # it grows by a line of its own
+        fh.write("".join(_line(i) for i in range(5000, 5010)) + "\n")
+    tel = load(f, db=db)
+    assert tel.sql("SELECT line, count(*) FROM events GROUP BY line ORDER BY line").fetchall() == [(1, 5000), (2, 10)]
+    assert tel.summary.events_added == 10
+    tel.close()

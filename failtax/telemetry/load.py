@@ -721,6 +721,7 @@ class _Block:
     bad: tuple[tuple[str, int, str, str, str | None, str], ...]  # lines that never reach SQL
     unterminated: frozenset[tuple[str, int]]  # (file, line) of a last line without newline
     nuls: Mapping[tuple[str, int], int] = field(default_factory=dict)  # NUL bytes left out of a line's text
+    line_of: Mapping[int, int] = field(default_factory=dict)  # stand-in line number -> the line's number
 
 
 class _Blocks:
@@ -851,6 +852,7 @@ class _Batch:
             self.duplicates += duplicates
             records: list[tuple[str, int, list[str]]] = []  # lines holding several records
             for path, line_no, problem, detail, source, text in flagged:
+                line_no = block.line_of.get(line_no, line_no)
                 unterminated = (path, line_no) in block.unterminated
                 split = (_split_records(text, unterminated=unterminated, nuls_left_out=block.nuls.get((path, line_no), 0))
                          if problem == "invalid-json" else None)
@@ -866,14 +868,23 @@ class _Batch:
                     self.blank_by_file[path] += 1
                     continue
                 bad_rows.append((path, line_no, refined[0], refined[1], source, text.rstrip("\r\n")))
-            # The records found on such lines go in as lines of their own with the line's
-            # number, the k-th record of every line in round k (one record per line and
-            # round, as duplicates and problems are told apart by file and line).
-            for k in range(max((len(r[2]) for r in records), default=0)):
-                self.insert(_records_block([(path, line_no, pieces[k]) for path, line_no, pieces in records
-                                            if len(pieces) > k]))
+            if block.line_of:  # a block of records: they take their line's number
+                self._renumber(block.line_of)
+            if records:
+                self.insert(_records_block([(path, line_no, r) for path, line_no, pieces in records for r in pieces]))
         if bad_rows:
             self._quarantine(bad_rows)
+
+    def _renumber(self, line_of: Mapping[int, int]) -> None:
+        """Give the events inserted under stand-in line numbers their line's number."""
+        stand = sorted(line_of)
+        self.con.register("_renumber", pa.Table.from_arrays(
+            [numpy_array(np.array(stand, dtype=np.int64), pa.int64()),
+             numpy_array(np.array([line_of[k] for k in stand], dtype=np.int64), pa.int64())], names=["stand", "line"]))
+        try:
+            self.con.execute("UPDATE events SET line = m.line FROM _renumber m WHERE events.line = m.stand")
+        finally:
+            self.con.unregister("_renumber")
 
     def retract(self, path: str, first: int, last: int) -> None:
         """Move lines ``first`` to ``last`` of ``path`` (from a gzip member that failed its
@@ -963,19 +974,27 @@ class _Batch:
             self.con.unregister("_bad")
 
 
+#: Records split from lines go in under stand-in line numbers, unique in their block and
+#: below any real one (duplicates and problems are told apart by file and line number),
+#: then take their line's number.
+STAND_IN = -(1 << 62)
+
+
 def _records_block(rows: list[tuple[str, int, str]]) -> _Block:
-    """A block of ``(file, line, record text)``: records taken out of one line each."""
+    """A block of ``(file, line, record text)``: records split from lines."""
     names = tuple(dict.fromkeys(r[0] for r in rows))
     index = {p: i for i, p in enumerate(names)}
+    stand = np.arange(STAND_IN, STAND_IN + len(rows), dtype=np.int64)
     text = string_array([r[2] + "\n" for r in rows])
     table = pa.Table.from_arrays(
-        [numpy_array(np.array([r[1] for r in rows], dtype=np.int64), pa.int64()), text,
+        [numpy_array(stand, pa.int64()), text,
          pa.DictionaryArray.from_arrays(numpy_array(np.array([index[r[0]] for r in rows], dtype=np.int32), pa.int32()),
                                         string_array(list(names))),
          secret_gate(text)],
         names=["line_no", "text", "file", "maybe_secret"],
     )
-    return _Block(table=table, paths=names, bad=(), unterminated=frozenset())
+    return _Block(table=table, paths=names, bad=(), unterminated=frozenset(),
+                  line_of={int(k): r[1] for k, r in zip(stand, rows, strict=True)})
 
 
 def _line_table(keys: list[tuple[str, int]]) -> pa.Table:
@@ -993,6 +1012,7 @@ def _zeros(n: int) -> pa.Array:
 _NUL_OR_RS = re.compile("[\x00\x1e]+")
 _NUL_RUN = re.compile("\x00+")
 _DECODER = json.JSONDecoder()
+_JSON_SPACES = re.compile("[ \t\r\n]*")
 _OBJECT_AFTER_OBJECT = re.compile(r"\}[ \t]*\{")
 
 
@@ -1009,15 +1029,16 @@ def _split_records(
     anything else is damage.
     Returns the records' texts and, for NUL bytes or damage, the quarantine row (reason,
     detail, source, raw) that describes the rest of the line (NUL runs shown as one U+FFFD);
-    ``nuls_left_out`` NUL bytes of the line that the reader did not keep count too.
+    ``nuls_left_out`` NUL bytes of the line that the reader did not keep count too. Lines
+    that are none of these are left to :func:`_refine`.
 
     >>> records, (reason, detail, _, _) = _split_records('\x00\x00{"a":1}')
     >>> records, reason, detail.split(",")[0]
     (['{"a":1}'], 'nul-bytes', '2 NUL bytes')
-    >>> _split_records('{"a":1} {"b":2}')
-    (['{"a":1}', '{"b":2}'], None)
-    >>> _split_records('{"a":1} junk') is None
-    True
+    >>> _split_records('{"a":1} {"a":2}')
+    (['{"a":1}', '{"a":2}'], None)
+    >>> _split_records('{"a":1} {"b":2}') is None, _split_records('{"a":1} junk') is None
+    (True, True)
     """
     body = text.rstrip("\r\n")
     separated = _NUL_OR_RS.search(body) is not None
@@ -1030,7 +1051,7 @@ def _split_records(
     for start, piece in zip(starts, _NUL_OR_RS.split(body) if separated else [body], strict=True):
         found: list[str] = []
         first_keys: set[str | None] = set()
-        pos = len(piece) - len(piece.lstrip(JSON_WHITESPACE))
+        pos = _JSON_SPACES.match(piece).end()  # type: ignore[union-attr]
         try:
             while pos < len(piece):
                 value, end = _DECODER.raw_decode(piece, pos)
@@ -1038,7 +1059,7 @@ def _split_records(
                     raise _NotAnObject(value)
                 found.append(piece[pos:end])
                 first_keys.add(next(iter(value), None))
-                pos = end + len(piece[end:]) - len(piece[end:].lstrip(JSON_WHITESPACE))
+                pos = _JSON_SPACES.match(piece, end).end()  # type: ignore[union-attr]
             if len(first_keys) > 1:
                 # Records of one writer open with the same key; '{"message":"said "}{"x":1}'
                 # is a line with unescaped quotes, not two records.
