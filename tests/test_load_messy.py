@@ -375,6 +375,7 @@ def test_a_gzip_file_cut_short_keeps_every_line_before_the_cut(tmp_path: Path) -
         "garbage": data + b"garbage",            # something else after the member
         "members": gzip.compress(_gz_lines(1, 777)) + gzip.compress(_gz_lines(778, 1223)),  # concatenated
         "split-line": gzip.compress(_gz_lines(1, 2000)[:5001]) + gzip.compress(_gz_lines(1, 2000)[5001:]),
+        "member-per-line": b"".join(gzip.compress(_gz_lines(i, 1)) for i in range(1, 2001)),  # `gzip >> log.gz`
     }
     got = {}
     for name, content in cases.items():
@@ -392,7 +393,7 @@ def test_a_gzip_file_cut_short_keeps_every_line_before_the_cut(tmp_path: Path) -
     assert got["header-only"] == ((0, None), [(1, "unreadable", ended)])
     assert got["padded"] == ((2000, 2000), [])
     assert got["garbage"] == ((2000, 2000), [(2001, "unreadable", "gzip stream unreadable: Not a gzipped file (b'ga')")])
-    assert got["members"] == got["split-line"] == ((2000, 2000), [])
+    assert got["members"] == got["split-line"] == got["member-per-line"] == ((2000, 2000), [])
 
 
 # --------------------------------------------------------------------------- files that change between loads

@@ -361,8 +361,9 @@ class _GzipMembers:
         self.pos = 0  # decompressed bytes returned so far (peeked ones included)
         self.member_start = 0
         self.damaged: int | None = None
-        self.unplaced: list[int] = []  # member starts whose line is not known yet
-        self.lines: dict[int, int] = {}  # member start -> the line it begins in
+        # Only the member being read can fail, so only its first line is kept.
+        self.unplaced: int | None = None  # its start, while its line is not known yet
+        self.lines: dict[int, int] = {}  # its start -> the line it begins in
 
     def _more(self) -> bool:
         """Read more compressed bytes; False at the end of the file."""
@@ -376,7 +377,8 @@ class _GzipMembers:
     def _next_member(self) -> bool:
         """Start the next member; False at the end of the stream."""
         while True:
-            self.input = self.input.lstrip(b"\0")
+            if self.input[:1] == b"\0":
+                self.input = self.input.lstrip(b"\0")
             if len(self.input) >= 2 or not self._more():
                 break
         if not self.input:
@@ -384,8 +386,7 @@ class _GzipMembers:
         if self.input[:2] != b"\x1f\x8b":
             raise gzip.BadGzipFile(f"Not a gzipped file ({self.input[:2]!r})")
         self.inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        self.member_start = self.pos
-        self.unplaced.append(self.pos)
+        self.member_start = self.unplaced = self.pos
         return True
 
     def _inflate(self, size: int) -> bytes:
@@ -436,11 +437,13 @@ class _GzipMembers:
         return self.peeked
 
     def place(self, buf: bytes, first_line: int, *, base: int, end: int) -> None:
-        """Note the line each member that began in ``buf`` (lines from ``first_line``,
-        stream offset ``base``, complete up to offset ``end``) begins in."""
-        while self.unplaced and self.unplaced[0] < end:
-            start = self.unplaced.pop(0)
-            self.lines[start] = first_line + buf.count(b"\n", 0, max(0, min(len(buf), start - base)))
+        """Note the line the member being read begins in, if it began in ``buf`` (lines
+        from ``first_line``, stream offset ``base``, complete up to offset ``end``). One
+        scan of ``buf`` at most (a file may hold a member per line)."""
+        start = self.unplaced
+        if start is not None and start < end:
+            self.lines = {start: first_line + buf.count(b"\n", 0, max(0, min(len(buf), start - base)))}
+            self.unplaced = None
 
     def first_damaged_line(self, next_line: int) -> int | None:
         """The first line decoded from the member that failed its check (``next_line`` if
