@@ -8,10 +8,21 @@ says what is wrong, and that nothing raises.
 
 from __future__ import annotations
 
+import datetime as dt
+import gzip
 import json
+import os
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
-from failtax.telemetry import load
+import duckdb
+import pytest
+
+from failtax.errors import TelemetryError
+from failtax.telemetry import files, load
+from failtax.telemetry.files import read_chunks
 
 
 def _event(i: int, **extra: object) -> dict:
@@ -24,6 +35,16 @@ def _event(i: int, **extra: object) -> dict:
 
 def _line(i: int, **extra: object) -> str:
     return json.dumps(_event(i, **extra), separators=(",", ":"))
+
+
+def _ts(i: int) -> dt.datetime:
+    """The ``ts`` of ``_event(i)``, as stored (UTC, naive)."""
+    return dt.datetime(2026, 9, 7, 10, i // 60 % 60, i % 60)
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
 
 
 def _events(tel, cols: str = "run_id") -> dict[int, object]:
@@ -205,11 +226,6 @@ def test_nul_bytes_from_a_crashed_writer_cost_only_themselves(tmp_path: Path) ->
     assert s.quarantined_by_reason == {"nul-bytes": 6} and s.events_added == 6 and s.lines_read == 9
 
 
-def _write(path: Path, text: str) -> Path:
-    path.write_text(text)
-    return path
-
-
 def test_a_writer_appending_after_a_preallocated_tail(tmp_path: Path) -> None:
     f, db = tmp_path / "log.jsonl", tmp_path / "t.duckdb"
     f.write_bytes((_line(1) + "\n" + _line(2) + "\n").encode() + b"\0" * 8192)  # crashed: zeroed tail
@@ -263,8 +279,6 @@ def test_several_objects_on_one_line_are_each_read(tmp_path: Path) -> None:
 
 
 def test_long_lines_load_and_a_long_run_of_nul_bytes_is_not_kept(tmp_path: Path) -> None:
-    from failtax.telemetry.files import read_chunks
-
     blob = "é" * (6 << 20)  # a 12 MB value: the line spans read blocks
     f = tmp_path / "long.jsonl"
     with open(f, "wb") as fh:
@@ -289,8 +303,6 @@ def test_long_lines_load_and_a_long_run_of_nul_bytes_is_not_kept(tmp_path: Path)
 def test_a_line_longer_than_the_limit_is_quarantined_without_being_read_whole(
     tmp_path: Path, monkeypatch
 ) -> None:
-    from failtax.telemetry import files
-
     monkeypatch.setattr(files, "MAX_LINE_BYTES", 1 << 20)
     f, db = tmp_path / "long.jsonl", tmp_path / "t.duckdb"
     f.write_bytes(b"\n".join([
@@ -309,8 +321,8 @@ def test_a_line_longer_than_the_limit_is_quarantined_without_being_read_whole(
     assert q[2] == ("line-too-long", f"{(3 << 20) + 8:,} bytes: longer than the 1,048,576 bytes a line may have, "
                                      "so it is not read")
     assert q[4][0] == "line-too-long"
-    assert q[6] == ("nul-bytes", f"2,400,000 NUL bytes (a writer that stops on a preallocated file, or a crash that "
-                                 f"zeroes a file's last block, leaves runs of them) in a line of 2,400,600 bytes: "
+    assert q[6] == ("nul-bytes", "2,400,000 NUL bytes (a writer that stops on a preallocated file, or a crash that "
+                                 "zeroes a file's last block, leaves runs of them) in a line of 2,400,600 bytes: "
                                  "longer than the 1,048,576 bytes a line may have, so it is not read")
     assert q[8] == ("line-too-long", f"{2 << 20:,} bytes, the file ends inside it: longer than the 1,048,576 bytes "
                                      "a line may have, so it is not read")
@@ -334,8 +346,6 @@ def _gz_lines(first: int, n: int) -> bytes:
 
 
 def test_a_gzip_member_that_fails_its_check_loads_no_line(tmp_path: Path) -> None:
-    import gzip
-
     good, second = gzip.compress(_gz_lines(1, 500)), bytearray(gzip.compress(_gz_lines(501, 3000)))
     second[len(second) // 2] ^= 0xFF  # one flipped byte: deflate decodes wrong bytes for a while
     f = tmp_path / "flipped.jsonl.gz"
@@ -364,8 +374,6 @@ def test_a_gzip_member_that_fails_its_check_loads_no_line(tmp_path: Path) -> Non
 
 
 def test_a_gzip_file_cut_short_keeps_every_line_before_the_cut(tmp_path: Path) -> None:
-    import gzip
-
     data = gzip.compress(_gz_lines(1, 2000))
     cases = {
         "half": data[: len(data) // 2],          # cut in the middle of the deflate stream
@@ -400,8 +408,6 @@ def test_a_gzip_file_cut_short_keeps_every_line_before_the_cut(tmp_path: Path) -
 
 
 def test_a_file_rewritten_with_the_same_first_lines_is_reloaded(tmp_path: Path) -> None:
-    import duckdb
-
     f, db = tmp_path / "app.jsonl", tmp_path / "t.duckdb"
     f.write_text("".join(_line(i) + "\n" for i in range(1, 41)))      # 40 lines, well over the first KB
     load(f, db=db).close()
@@ -439,9 +445,6 @@ def test_a_file_rewritten_with_the_same_first_lines_is_reloaded(tmp_path: Path) 
 
 
 def test_a_directory_of_mixed_entries_loads_what_it_can_read(tmp_path: Path, monkeypatch) -> None:
-    import os
-    import sys
-
     loader = sys.modules["failtax.telemetry.load"]
     d = tmp_path / "logs"
     (d / "sub" / "deeper").mkdir(parents=True)
@@ -508,9 +511,6 @@ def test_a_directory_of_mixed_entries_loads_what_it_can_read(tmp_path: Path, mon
 
 
 def test_log_rotation_in_a_directory_loses_no_line(tmp_path: Path) -> None:
-    import gzip
-    import os
-
     d, db = tmp_path / "logs", tmp_path / "t.duckdb"
     d.mkdir()
     live = d / "app.jsonl"
@@ -550,12 +550,6 @@ def test_log_rotation_in_a_directory_loses_no_line(tmp_path: Path) -> None:
 
 
 def test_a_pipe_given_by_name_is_refused_clearly(tmp_path: Path) -> None:
-    import os
-
-    import pytest
-
-    from failtax.errors import TelemetryError
-
     fifo = tmp_path / "events.jsonl"
     os.mkfifo(fifo)
     with pytest.raises(TelemetryError, match="not a regular file"):
@@ -575,8 +569,6 @@ def test_a_copy_of_lines_whose_file_is_gone_is_still_a_duplicate(tmp_path: Path)
 
 
 def test_a_rotated_copy_read_before_the_live_file_keeps_its_lines(tmp_path: Path) -> None:
-    import os
-
     d, db = tmp_path / "logs", tmp_path / "t.duckdb"
     d.mkdir()
     live = d / "app.jsonl"
@@ -623,12 +615,6 @@ def test_line_ends_spacing_and_key_order(tmp_path: Path) -> None:
     lf = tmp_path / "unix.jsonl"
     lf.write_text(_line(1) + "\n")
     assert load([crlf, lf]).summary.duplicates == 0
-
-
-def _ts(i: int):
-    import datetime as dt
-
-    return dt.datetime(2026, 9, 7, 10, i // 60 % 60, i % 60)
 
 
 def test_values_of_the_wrong_type_are_quarantined_not_converted(tmp_path: Path) -> None:
@@ -686,8 +672,6 @@ def test_a_line_split_in_two_is_two_bad_lines(tmp_path: Path) -> None:
 
 
 def test_a_file_that_grows_while_it_is_loaded(tmp_path: Path) -> None:
-    import threading
-
     f, db = tmp_path / "live.jsonl", tmp_path / "t.duckdb"
     f.write_text("".join(_line(i) + "\n" for i in range(20_000)))
     written = [20_000]
@@ -730,9 +714,6 @@ def test_a_file_that_grows_while_it_is_loaded(tmp_path: Path) -> None:
 
 
 def test_cli_load_of_a_messy_directory(tmp_path: Path, failtax_cmd: list[str]) -> None:
-    import gzip
-    import subprocess
-
     d = tmp_path / "logs"
     d.mkdir()
     (d / "crashed.jsonl").write_bytes((_line(1) + "\n").encode() + b"\0" * 300 + (_line(2) + "\n").encode())

@@ -854,8 +854,10 @@ class _Batch:
             for path, line_no, problem, detail, source, text in flagged:
                 line_no = block.line_of.get(line_no, line_no)
                 unterminated = (path, line_no) in block.unterminated
-                split = (_split_records(text, unterminated=unterminated, nuls_left_out=block.nuls.get((path, line_no), 0))
-                         if problem == "invalid-json" else None)
+                split = None
+                if problem == "invalid-json":
+                    left_out = block.nuls.get((path, line_no), 0)
+                    split = _split_records(text, unterminated=unterminated, nuls_left_out=left_out)
                 if split is not None:
                     pieces, damage = split
                     if pieces:
@@ -1141,7 +1143,8 @@ def _refine(problem: str, detail: str | None, text: str, *, unterminated: bool) 
                 "not one of the four formats (needs eventType, event, failures/must_fix_keys or code); "
                 "keys: not listed (nested too deeply)")
         if unterminated:
-            return "truncated-last-line", f"the file ends inside this line (no newline; {kind} nested too deeply to read)"
+            return "truncated-last-line", (f"the file ends inside this line (no newline; {kind} nested too "
+                                           "deeply to read)")
         return "invalid-json", f"{kind} nested too deeply to read"
     except ValueError as exc:
         msg = getattr(exc, "msg", str(exc))

@@ -164,7 +164,8 @@ QUARANTINE_REASONS: dict[str, str] = {
     "unreadable": "the rest of the file could not be read (e.g. a corrupt gzip stream)",
     "corrupt-gzip": "the line comes from a gzip member that fails its integrity check (CRC), so its bytes may be wrong",
     "line-too-long": "the line is longer than 64 MiB (NUL bytes aside): it is not read",
-    "nul-bytes": "the line holds NUL bytes (a crashed writer's zeroed or preallocated bytes); whole objects beside them are loaded",
+    "nul-bytes": ("the line holds NUL bytes (a crashed writer's zeroed or preallocated bytes); whole objects "
+                  "beside them are loaded"),
 }
 
 # --------------------------------------------------------------------------- tables
