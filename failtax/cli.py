@@ -751,9 +751,9 @@ def load_cmd(paths: tuple[str, ...], db: str | None, as_json: bool, show_quarant
       failtax load 'logs/**/*.jsonl' --db telemetry.duckdb --parquet lake/  # and Parquet for Spark
       duckdb telemetry.duckdb "SELECT reason, count(*) FROM quarantine GROUP BY 1"
 
-    Exit codes: 0 loaded; 1 lines were quarantined and --fail-on-quarantine was
-    given; 2 a path matched nothing, a file could not be opened or the database is
-    busy or incompatible.
+    Exit codes: 0 loaded; 1 lines were quarantined (a file that could not be read
+    is quarantined as `unreadable`, the others load) and --fail-on-quarantine was
+    given; 2 a path matched nothing or the database is busy or incompatible.
     """
     from failtax.telemetry import load
 
