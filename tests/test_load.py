@@ -31,6 +31,7 @@ from failtax.telemetry.views import DECISIONS_COLUMNS, VIEW_DOCS
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "telemetry"
 sys.path.insert(0, str(FIXTURES))
 from make_fixtures import BROKEN, CLASSIFIED  # noqa: E402
+from make_fixtures import numbered_event as _event  # noqa: E402
 
 GOOD_LINES = {i for i, (_, what) in enumerate(BROKEN, 1) if what == "event"}
 BAD_LINES = {i: what for i, (_, what) in enumerate(BROKEN, 1) if what not in ("event", "duplicate", "blank")}
@@ -38,14 +39,6 @@ BAD_LINES = {i: what for i, (_, what) in enumerate(BROKEN, 1) if what not in ("e
 
 def _line(obj: dict) -> str:
     return json.dumps(obj, separators=(",", ":")) + "\n"
-
-
-def _event(i: int, **extra: object) -> dict:
-    rec = {"ts": f"2026-09-07T10:{i // 60 % 60:02d}:{i % 60:02d}.000Z", "eventType": "replay-failure-classified",
-           "skillName": "muggle-test", "aiClassification": "stale-script", "aiSuggestion": "regenerate",
-           "runId": f"r{i}", "testCaseId": f"t{i}", "signals": ["selector-timeout"]}
-    rec.update(extra)
-    return rec
 
 
 def _counts(tel) -> tuple[int, int]:

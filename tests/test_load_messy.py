@@ -24,13 +24,8 @@ from failtax.errors import TelemetryError
 from failtax.telemetry import files, load
 from failtax.telemetry.files import read_chunks
 
-
-def _event(i: int, **extra: object) -> dict:
-    rec = {"ts": f"2026-09-07T10:{i // 60 % 60:02d}:{i % 60:02d}.000Z", "eventType": "replay-failure-classified",
-           "skillName": "muggle-test", "aiClassification": "stale-script", "aiSuggestion": "regenerate",
-           "runId": f"r{i}", "testCaseId": f"t{i}", "signals": ["selector-timeout"]}
-    rec.update(extra)
-    return rec
+sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "telemetry"))
+from make_fixtures import numbered_event as _event  # noqa: E402
 
 
 def _line(i: int, **extra: object) -> str:
