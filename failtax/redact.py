@@ -676,10 +676,14 @@ def _apply(text: str, findings: Sequence[Finding], start: int, end: int) -> str:
 def redact_json_text(text: str | None) -> str | None:
     """Mask secrets in every string (keys and values) of a JSON document; keep it valid JSON.
 
-    Text that is not JSON is masked as plain text.
+    Text that is not JSON is masked as plain text. A document nested deeper than Python's
+    recursion limit (DuckDB and other parsers read such documents) has each string token
+    masked on its own, the rest kept as written.
 
     >>> redact_json_text('{"note": "mail bob@example.com"}')
     '{"note": "mail [REDACTED:email]"}'
+    >>> redact_json_text('{"a":' * 2000 + '"token=abc123"' + '}' * 2000).count("token=abc123")
+    0
     """
     if text is None:
         return None
@@ -687,7 +691,9 @@ def redact_json_text(text: str | None) -> str | None:
 
     try:
         doc = json.loads(text)
-    except (ValueError, RecursionError):
+    except RecursionError:
+        return _redact_json_strings(text)
+    except ValueError:
         return redact(text)
 
     def walk(v: Any) -> Any:
@@ -699,7 +705,26 @@ def redact_json_text(text: str | None) -> str | None:
             return {redact(k): walk(x) for k, x in v.items()}
         return v
 
-    return json.dumps(walk(doc), ensure_ascii=False)
+    try:
+        return json.dumps(walk(doc), ensure_ascii=False)
+    except RecursionError:  # parsed, but too deep to walk or write back
+        return _redact_json_strings(text)
+
+
+#: One JSON string token, quotes included.
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _redact_json_strings(text: str) -> str:
+    """``text`` (JSON) with each string token masked on its own and the rest as written."""
+    import json
+
+    def mask(m: re.Match[str]) -> str:
+        value = json.loads(m.group(0))
+        masked = redact(value)
+        return m.group(0) if masked == value else json.dumps(masked, ensure_ascii=False)
+
+    return _JSON_STRING.sub(mask, text)
 
 
 def __getattr__(name: str) -> Any:

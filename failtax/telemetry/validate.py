@@ -232,32 +232,7 @@ def register_masking(con: Any) -> None:
         # One positional parameter: DuckDB counts redact's keyword-only option as a column.
         con.create_function("failtax_redact", lambda text: redact(text), ["VARCHAR"], "VARCHAR", side_effects=False)
     if "failtax_redact_json" not in have:
-        con.create_function("failtax_redact_json", _redact_json, ["VARCHAR"], "VARCHAR", side_effects=False)
-
-
-# One JSON string token (quotes included): what a document nested too deeply to parse is masked by.
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-
-
-def _redact_json(text: str | None) -> str | None:
-    """:func:`failtax.redact.redact_json_text`, and for a document nested deeper than
-    Python's recursion limit (DuckDB reads it; a raised ``RecursionError`` would end the
-    statement and the load) each string token masked on its own, the rest kept as written.
-
-    >>> _redact_json('{"a":' * 2000 + '"token=abc123"' + '}' * 2000).count("token=abc123")
-    0
-    """
-    try:
-        return redact_json_text(text)
-    except RecursionError:
-        assert text is not None
-
-        def mask(m: re.Match[str]) -> str:
-            value = json.loads(m.group(0))
-            masked = redact(value)
-            return m.group(0) if masked == value else json.dumps(masked, ensure_ascii=False)
-
-        return _JSON_STRING.sub(mask, text)
+        con.create_function("failtax_redact_json", redact_json_text, ["VARCHAR"], "VARCHAR", side_effects=False)
 
 
 def _masked(expr: str, *, is_json: bool, gate: str | None = None) -> str:
