@@ -34,8 +34,8 @@ import pyarrow as pa
 from failtax.errors import TelemetryError
 from failtax.evidence import without_utf8_bom
 
-__all__ = ["BadLine", "Chunk", "FileIdentity", "discover_files", "file_identity", "prefetch", "read_chunks",
-           "tail_matches"]
+__all__ = ["NUL_RUNS_CAUSE", "BadLine", "Chunk", "FileIdentity", "discover_files", "file_identity", "prefetch",
+           "read_chunks", "show_nul_runs", "tail_matches"]
 
 #: Suffixes picked up when a directory is given (explicit files are read whatever their name).
 TELEMETRY_SUFFIXES = (".jsonl", ".ndjson", ".log", ".jsonl.gz", ".ndjson.gz", ".log.gz", ".json.gz")
@@ -48,6 +48,17 @@ HEAD_BYTES = 1024
 TAIL_BYTES = 1024
 #: A line longer than this (NUL bytes aside) is not read whole: it is quarantined.
 MAX_LINE_BYTES = 64 << 20
+#: Why a line holds runs of NUL bytes, for the quarantine's detail.
+NUL_RUNS_CAUSE = ("a writer that stops on a preallocated file, or a crash that zeroes a file's last block, "
+                  "leaves runs of them")
+_NUL_RUN = re.compile("\x00+")
+
+
+def show_nul_runs(text: str) -> str:
+    """``text`` with each run of NUL bytes shown as one U+FFFD (the quarantine's ``raw``)."""
+    return _NUL_RUN.sub("\ufffd", text)
+
+
 # Blocks of a few MB: the allocator reuses them (bigger ones cost fresh pages every time).
 DEFAULT_CHUNK_BYTES = 8 << 20
 _BATCH_ROWS = 32_768
@@ -152,7 +163,7 @@ def discover_files(paths_or_globs: Iterable[str | os.PathLike[str]] | str | os.P
             hits = [p]
         elif p.exists() and not glob.has_magic(s):
             raise TelemetryError(f"{s}: not a regular file (a pipe or device cannot be loaded: a load reads a "
-                                 "file again to resume it and to confirm duplicates); copy it to a file first")
+                                 "file again to resume it); copy it to a file first")
         elif glob.has_magic(s):
             hits = []
             for g in sorted(glob.glob(os.path.expanduser(s), recursive=True)):
@@ -361,9 +372,8 @@ class _GzipMembers:
         self.pos = 0  # decompressed bytes returned so far (peeked ones included)
         self.member_start = 0
         self.damaged: int | None = None
-        # Only the member being read can fail, so only its first line is kept.
-        self.unplaced: int | None = None  # its start, while its line is not known yet
-        self.lines: dict[int, int] = {}  # its start -> the line it begins in
+        # Only the member being read can fail, so only the line it begins in is kept.
+        self.member_line: int | None = None  # None while it is not known yet
 
     def _more(self) -> bool:
         """Read more compressed bytes; False at the end of the file."""
@@ -386,7 +396,7 @@ class _GzipMembers:
         if self.input[:2] != b"\x1f\x8b":
             raise gzip.BadGzipFile(f"Not a gzipped file ({self.input[:2]!r})")
         self.inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        self.member_start = self.unplaced = self.pos
+        self.member_start, self.member_line = self.pos, None
         return True
 
     def _inflate(self, size: int) -> bytes:
@@ -440,17 +450,16 @@ class _GzipMembers:
         """Note the line the member being read begins in, if it began in ``buf`` (lines
         from ``first_line``, stream offset ``base``, complete up to offset ``end``). One
         scan of ``buf`` at most (a file may hold a member per line)."""
-        start = self.unplaced
-        if start is not None and start < end:
-            self.lines = {start: first_line + buf.count(b"\n", 0, max(0, min(len(buf), start - base)))}
-            self.unplaced = None
+        start = self.member_start
+        if self.member_line is None and start < end:
+            self.member_line = first_line + buf.count(b"\n", 0, max(0, min(len(buf), start - base)))
 
     def first_damaged_line(self, next_line: int) -> int | None:
         """The first line decoded from the member that failed its check (``next_line`` if
         it began in the line still being read), or None when no member failed."""
         if self.damaged is None:
             return None
-        return self.lines.get(self.damaged, next_line)
+        return next_line if self.member_line is None else self.member_line
 
 
 def _opens_with_utf16_bom(stream: Any, *, gz: bool) -> bool:
@@ -489,9 +498,8 @@ class _TooLong:
         detail = f"{what}: longer than the {limit:,} bytes a line may have, so it is not read"
         if self.nuls * 2 > length:
             reason = "nul-bytes"
-            detail = (f"{self.nuls:,} NUL bytes (a writer that stops on a preallocated file, or a crash that "
-                      f"zeroes a file's last block, leaves runs of them) in a line of {detail}")
-        raw = re.sub("\x00+", "\ufffd", self.head.decode("utf-8", "replace")) + " \u2026"
+            detail = f"{self.nuls:,} NUL bytes ({NUL_RUNS_CAUSE}) in a line of {detail}"
+        raw = show_nul_runs(self.head.decode("utf-8", "replace")) + " \u2026"
         return Chunk(
             table=_empty_table(), bad=(BadLine(line=line_no, reason=reason, detail=detail, raw=raw),),
             first_line=line_no, last_line=line_no, end_offset=consumed if unterminated else consumed + self.size,

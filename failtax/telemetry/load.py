@@ -51,6 +51,7 @@ from failtax.errors import TelemetryError
 from failtax.redact import redact
 from failtax.telemetry.files import (
     DEFAULT_CHUNK_BYTES as READ_BYTES,
+    NUL_RUNS_CAUSE,
     Chunk,
     FileIdentity,
     discover_files,
@@ -58,6 +59,7 @@ from failtax.telemetry.files import (
     numpy_array,
     prefetch,
     read_chunks,
+    show_nul_runs,
     string_array,
     tail_matches,
 )
@@ -1012,7 +1014,6 @@ def _zeros(n: int) -> pa.Array:
 
 
 _NUL_OR_RS = re.compile("[\x00\x1e]+")
-_NUL_RUN = re.compile("\x00+")
 _DECODER = json.JSONDecoder()
 _JSON_SPACES = re.compile("[ \t\r\n]*")
 _OBJECT_AFTER_OBJECT = re.compile(r"\}[ \t]*\{")
@@ -1080,8 +1081,7 @@ def _split_records(
         return records, None
     if nuls:
         reason = "nul-bytes"
-        detail = (f"{nuls:,} NUL byte{'s' if nuls != 1 else ''}, which JSON text cannot hold (a writer that stops "
-                  "on a preallocated file, or a crash that zeroes a file's last block, leaves runs of them)")
+        detail = f"{nuls:,} NUL byte{'s' if nuls != 1 else ''}, which JSON text cannot hold ({NUL_RUNS_CAUSE})"
         if damage is not None:
             detail += f"; the rest is not JSON: {damage[1]}"
     else:
@@ -1091,7 +1091,7 @@ def _split_records(
         n = len(records)
         detail += f"; {'the' if n == 1 else f'the {n}'} whole JSON object{'s' if n > 1 else ''} on the line "
         detail += "is read on its own" if n == 1 else "are read on their own"
-    return records, (reason, detail, None, _NUL_RUN.sub("\ufffd", body))
+    return records, (reason, detail, None, show_nul_runs(body))
 
 
 class _NotAnObject(Exception):
@@ -1107,8 +1107,7 @@ def _piece_problem(exc: BaseException, start: int, pos: int, *, unterminated: bo
     starts at ``start`` in the line, and the object that failed at ``pos`` in the piece."""
     column = start + (exc.pos if isinstance(exc, json.JSONDecodeError) else pos) + 1
     if isinstance(exc, _NotAnObject):
-        kind = {list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(type(exc.value), "a number")
-        return "not-an-object", f"expected a JSON object at column {column}, got {kind}"
+        return "not-an-object", f"expected a JSON object at column {column}, got {_kind(exc.value)}"
     if isinstance(exc, RecursionError):
         return "invalid-json", f"nested too deeply to read, from column {column}"
     msg = getattr(exc, "msg", str(exc)).removesuffix(" at")  # "Unterminated string starting at"
@@ -1121,6 +1120,11 @@ def _piece_problem(exc: BaseException, start: int, pos: int, *, unterminated: bo
 #: ASCII separators (0x1c-0x1f) and Unicode spaces, which make a line neither blank nor JSON.
 JSON_WHITESPACE = " \t\r\n"
 _JSON_KINDS = {"[": "a list", '"': "a string", "t": "a boolean", "f": "a boolean", "n": "null"}
+
+
+def _kind(value: object) -> str:
+    """What a parsed JSON value that is not an object is, in words."""
+    return {list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(type(value), "a number")
 
 
 def _refine(problem: str, detail: str | None, text: str, *, unterminated: bool) -> tuple[str, str] | None:
@@ -1162,7 +1166,7 @@ def _refine(problem: str, detail: str | None, text: str, *, unterminated: bool) 
                                     "(a writer cut a pair in two)")
         return "invalid-json", "not standard JSON (NaN, Infinity or nesting too deep)"
     if not isinstance(value, dict):
-        kind = {list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(type(value), "a number")
+        kind = _kind(value)
         return "not-an-object", f"expected a JSON object, got {kind}"
     known = sorted(k for k in value if k in FIELDS)
     keys = ", ".join(list(value)[:8]) or "none"
