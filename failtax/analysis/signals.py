@@ -411,10 +411,12 @@ def drift_from_weekly(sig: pl.DataFrame, weekly_lab: pl.DataFrame, *, min_count:
             by = shared.filter(pl.col("combo").is_in(mine.implode()))["signal"].unique(maintain_order=True).to_list()
             if by:
                 rest = weekly.filter((pl.col("signal") == s) & ~pl.col("combo").is_in(shared["combo"].implode()))
-                before = rest.filter(pl.col("week") < weeks[i])
-                after = rest.filter(pl.col("week") >= weeks[i])
-                counts = [_split_counts(part)[1:] for part in (before, after)]
-                (nb, mb), (na, ma) = ((int(nn.sum()), int(mm.sum())) for nn, mm in counts)
+                after = pl.col("week") >= weeks[i]
+                matched = pl.col("implied_bucket") == pl.col("routed_bucket")
+                nb, mb, na, ma = (int(v or 0) for v in rest.select(
+                    nb=pl.col("k").filter(~after).sum(), mb=pl.col("k").filter(~after & matched).sum(),
+                    na=pl.col("k").filter(after).sum(), ma=pl.col("k").filter(after & matched).sum(),
+                ).row(0))
                 if not falls(nb, mb, na, ma):
                     drifted = False
                     explained_by = ", ".join(sorted(by, key=accepted.index))
