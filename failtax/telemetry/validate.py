@@ -150,6 +150,11 @@ def _ts(key: str) -> str:
     return _timestamp(_decode(key))
 
 
+def _starts_with_digit(text: str) -> str:
+    """SQL: the string ``text`` starts with 0-9 (a time, not DuckDB's ``infinity`` or ``epoch``)."""
+    return f"ascii({text}) BETWEEN 48 AND 57"
+
+
 def _timestamp(text: str) -> str:
     """The UTC TIMESTAMP a string ``text`` names, NULL when it names none.
 
@@ -159,7 +164,7 @@ def _timestamp(text: str) -> str:
     digit. RFC 3339 lets ``T`` and ``Z`` be written in lower case, which DuckDB does not
     read: only a string the cast refuses is tried again in upper case.
     """
-    digits = f"CASE WHEN ascii({text}) BETWEEN 48 AND 57 THEN {text} END"
+    digits = f"CASE WHEN {_starts_with_digit(text)} THEN {text} END"
     return (f"TRY_CAST(coalesce(TRY_CAST({digits} AS TIMESTAMPTZ), TRY_CAST(upper({digits}) AS TIMESTAMPTZ)) "
             "AS TIMESTAMP)")
 
@@ -522,7 +527,7 @@ WITH parsed AS (
   SELECT *,
          CASE WHEN {" AND ".join(checks)} THEN {plain_string("eventType")}
               ELSE error('not a plain failure event') END AS event_type,
-         CAST(CAST(CASE WHEN ascii({plain_string("ts")}) BETWEEN 48 AND 57 THEN {plain_string("ts")}
+         CAST(CAST(CASE WHEN {_starts_with_digit(plain_string("ts"))} THEN {plain_string("ts")}
                         ELSE error('not a plain failure event') END AS TIMESTAMPTZ) AS TIMESTAMP) AS ts
   FROM fragments
 )
