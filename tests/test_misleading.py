@@ -243,6 +243,21 @@ def test_cli_signals_json_is_ranked_list(tmp_path, failtax_cmd):
     assert "selector-timeout" in first and "MISLEADING" in first
 
 
+def test_cli_signals_tests_from_15_decisions_and_agreement_flags_under_30(tmp_path, failtax_cmd):
+    events = tmp_path / "events.jsonl"
+    _write_events(_decisions(GROUPS), events)  # 20 decisions per signal
+
+    def run(cmd: str, *extra: str):
+        argv = [*failtax_cmd, cmd, "--telemetry", str(events), "--taxonomy", "replay", "--json", *extra]
+        return json.loads(subprocess.run(argv, capture_output=True, text=True, check=True).stdout)
+
+    recs = {r["signal"]: r for r in run("signals", "--table", TABLE)}
+    assert recs["selector-timeout"]["misleading"] is True and recs["selector-timeout"]["low_count"] is False
+    recs = {r["signal"]: r for r in run("signals", "--table", TABLE, "--min-count", "30")}
+    assert recs["selector-timeout"]["misleading"] is False and recs["selector-timeout"]["low_count"] is True
+    assert run("agreement")["min_count"] == 30
+
+
 def test_cli_signals_refuses_a_table_of_another_taxonomy(tmp_path, failtax_cmd):
     events = tmp_path / "events.jsonl"
     _write_events(_decisions(GROUPS[:1]), events)
