@@ -129,7 +129,11 @@ def _breakdown_child(paths: list[str], q: mp.Queue) -> None:
     if last is not None:
         blocks.append(last)
     blocks = [b for b in blocks if b.table is not None]
-    out.append(("reading thread: read, cut lines, blocks, secret gate", time.process_time() - c))
+    out.append(("reading thread: read, cut lines, blocks, secret gate, ids", time.process_time() - c))
+    c = time.process_time()
+    for block in blocks:
+        L.line_ids(block.table.column("text").combine_chunks())
+    out.append(("  of which: line ids and hashes (XXH3-128 of each line)", time.process_time() - c))
 
     def cols(d: dict) -> str:
         return "{" + ", ".join(f"'{k}': '{v}'" for k, v in d.items()) + "}"
@@ -161,8 +165,7 @@ def _breakdown_child(paths: list[str], q: mp.Queue) -> None:
     cpu("bare read_json, columns declared, into a file",
         f"CREATE TABLE a AS SELECT * FROM read_json({files}, format='newline_delimited', columns={cols(DECLARED)})",
         db=str(work / "breakdown.duckdb"), per_block=False)
-    cpu("lines: hash (duplicate probe)", L._MAYBE_DUPLICATES_SQL)
-    cpu("lines: md5 (event ids)", "SELECT sum(length(md5(text))) FROM _chunk")
+    cpu("lines: could any be a duplicate (hash probe)", L._MAYBE_DUPLICATES_SQL)
     fe = json.dumps({k: "JSON" for k in FIELDS if k in DECLARED})
     cpu("lines: parse to 11 JSON fragments", f"SELECT count(json_transform(text, '{fe}')) FROM _chunk")
     cpu("lines: parse to 27 JSON fragments",

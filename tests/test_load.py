@@ -28,6 +28,8 @@ from failtax.telemetry import connect, load
 from failtax.telemetry.schema import EVENTS_COLUMNS, QUARANTINE_REASONS
 from failtax.telemetry.views import DECISIONS_COLUMNS, VIEW_DOCS
 
+loader = sys.modules["failtax.telemetry.load"]  # (the package exports a function of that name)
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "telemetry"
 sys.path.insert(0, str(FIXTURES))
 from make_fixtures import BROKEN, CLASSIFIED  # noqa: E402
@@ -455,15 +457,14 @@ def test_results_convert_to_polars_pandas_and_arrow(corpus: Path) -> None:
     assert CLASSIFIED["runId"] in tel.decisions.pl()["run_id"].to_list()
 
 
-# --------------------------------------------------------------------------- hash collisions
+# --------------------------------------------------------------------------- ids and hash collisions
 
 
 def _emitter_lines(seed: int, *, events: int = 300, workers: int = 8) -> list[str]:
     """Lines as eight emitting processes write them: same millisecond, same length, a few bytes apart.
 
-    DuckDB's 64-bit string hash gives many such pairs the same value (equal byte changes
-    at positions a multiple of 8 apart cancel out), so a duplicate check by hash alone
-    drops distinct lines.
+    (DuckDB's 64-bit string hash gives many such pairs the same value: equal byte changes
+    at positions a multiple of 8 apart cancel out.)
     """
     import datetime as dt
     import random
@@ -484,54 +485,75 @@ def _emitter_lines(seed: int, *, events: int = 300, workers: int = 8) -> list[st
     return out
 
 
-def _colliding(lines: list[str]) -> list[tuple[int, int]]:
-    """(i, j) index pairs of distinct lines with equal DuckDB ``hash``."""
-    con = duckdb.connect()
-    con.execute("CREATE TABLE t AS SELECT * FROM unnest(?) WITH ORDINALITY AS u(text, i)", [lines])
-    pairs = con.execute("SELECT a.i - 1, b.i - 1 FROM t a JOIN t b ON hash(a.text) = hash(b.text) AND a.i < b.i "
-                        "AND a.text <> b.text").fetchall()
-    con.close()
-    return pairs
-
-
 def _assert_accounted(tel) -> None:
     s = tel.summary
     blank = sum(f.skipped_blank for f in s.files)
     assert s.events_added + s.quarantined + s.duplicates + blank == s.lines_read
 
 
-def test_distinct_lines_with_equal_hashes_are_all_kept(tmp_path: Path) -> None:
+def test_event_id_and_line_hash_are_the_halves_of_the_lines_xxh3_128(tmp_path: Path) -> None:
+    """Computed here from the bytes on disk with the xxhash package itself: the first 64
+    bits in hex are the id, the other 64 the line hash; the line end is part of the line."""
+    import xxhash
+
+    plain = [_line(_event(i)) for i in range(3)]
+    crlf = _line(_event(3)).replace("\n", "\r\n")
+    unicode = json.dumps({**_event(4), "metadata": {"note": "caf\u00e9 \u2028 \U0001f600"}}, ensure_ascii=False) + "\n"
+    (tmp_path / "a.jsonl").write_bytes("".join([*plain, crlf]).encode())
+    (tmp_path / "b.jsonl.gz").write_bytes(gzip.compress(unicode.encode()))
+    tel = load(tmp_path)
+    got = {(Path(f).name, line): (eid, h) for f, line, eid, h in
+           tel.sql("SELECT file, line, event_id, line_hash FROM events").fetchall()}
+    want = {}
+    for name, lines in (("a.jsonl", [*plain, crlf]), ("b.jsonl.gz", [unicode])):
+        for i, text in enumerate(lines, 1):
+            digest = xxhash.xxh3_128_hexdigest(text.encode())
+            want[(name, i)] = (digest[:16], int(digest[16:], 16))
+    assert got == want
+
+
+def _weak_line_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Line hashes of 3 bits (ids untouched): most distinct lines share one."""
+    import pyarrow as pa
+
+    real = loader.line_ids
+
+    def weak(text):
+        ids, hashes = real(text)
+        return ids, pa.array([h & 7 for h in hashes.to_pylist()], pa.uint64())
+
+    monkeypatch.setattr(loader, "line_ids", weak)
+
+
+def test_distinct_lines_with_equal_line_hashes_are_all_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _weak_line_hashes(monkeypatch)
     lines = _emitter_lines(3)
-    pairs = _colliding(lines)
-    assert len(pairs) >= 10, "the lines no longer collide under this DuckDB's hash: the test covers nothing"
     f = tmp_path / "e.jsonl"
     f.write_text("".join(lines) + lines[5])  # plus one true, byte-identical duplicate
     tel = load(f)
+    assert tel.sql("SELECT count(DISTINCT line_hash) FROM events").fetchall()[0][0] <= 8
     assert _counts(tel) == (len(lines), 0)
     assert tel.summary.duplicates == 1
     assert tel.sql("SELECT count(DISTINCT (run_id, test_case_id)) FROM events").fetchall()[0][0] == len(lines)
     assert tel.sql("SELECT max(line) FROM events").fetchall()[0][0] == len(lines)  # the copy is the one left out
-    # Distinct lines never share an event id, even when their 64-bit line hashes collide.
     assert tel.sql("SELECT count(DISTINCT event_id) FROM events").fetchall()[0][0] == len(lines)
     _assert_accounted(tel)
 
 
-def test_equal_hash_against_an_earlier_load_is_compared_by_content(tmp_path: Path) -> None:
+def test_equal_line_hash_against_an_earlier_load_is_compared_by_id(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _weak_line_hashes(monkeypatch)
     lines = _emitter_lines(4)
-    pairs = _colliding(lines)
-    assert len(pairs) >= 10, "the lines no longer collide under this DuckDB's hash: the test covers nothing"
-    first = list(dict.fromkeys(lines[i] for i, _ in pairs))
-    partners = [x for x in dict.fromkeys(lines[j] for _, j in pairs) if x not in set(first)]
+    first, later = lines[: len(lines) // 2], lines[len(lines) // 2 :]
     f, db = tmp_path / "e.jsonl", tmp_path / "t.duckdb"
     f.write_text("".join(first))
     with load(f, db=db) as tel:
         assert _counts(tel) == (len(first), 0)
-    # the file grows by lines whose hashes equal earlier events' but whose bytes differ,
-    # and by one byte-identical copy of an earlier line
+    # the file grows by lines whose line hashes equal earlier events' but whose bytes
+    # differ, and by one byte-identical copy of an earlier line
     with f.open("a") as fh:
-        fh.write("".join(partners) + first[0])
+        fh.write("".join(later) + first[0])
     with load(f, db=db) as tel:
         assert tel.summary.duplicates == 1
-        assert tel.summary.events_added == len(partners)
+        assert tel.summary.events_added == len(later)
         _assert_accounted(tel)
-        assert _counts(tel) == (len(first) + len(partners), 0)
+        assert _counts(tel) == (len(lines), 0)

@@ -4,7 +4,7 @@ A seeded corpus on disk mixes all four formats, every kind of bad line, duplicat
 a file, across files, across loads), secrets (some visible only once JSON escapes are
 decoded), unicode, signals that need normalising, a gzip file and files that grow
 between two loads. Its ``events`` and ``quarantine`` tables (every column, in order)
-and the load summaries must equal the digests frozen below, computed by the loader
+and the load summaries must equal the digests frozen below (the ids aside), computed by the loader
 before it read in a thread, cut blocks at row groups or gated the masking (commit
 771332c), for small and large blocks, in memory and into a database file.
 
@@ -182,7 +182,7 @@ def _write_corpus(d: Path, *, seed: int = 7) -> dict[str, list[bytes]]:
     }
 
 
-_EVENTS = "SELECT * EXCLUDE (file), parse_filename(file) AS f FROM events ORDER BY f, line"
+_EVENTS = "SELECT * EXCLUDE (file, event_id, line_hash), parse_filename(file) AS f FROM events ORDER BY f, line"
 _QUARANTINE = "SELECT * EXCLUDE (file, loaded_at), parse_filename(file) AS f FROM quarantine ORDER BY f, line"
 
 
@@ -227,17 +227,20 @@ def _load_corpus(tmp_path: Path, *, chunk_bytes: int, db: bool) -> dict[str, lis
 
 
 # Computed by the loader at commit 771332c (tests/test_load_fastpath.py run against it), not typed by hand.
+# The event digests leave out event_id and line_hash (ids became XXH3-128 halves after
+# 17c97df): they are those of 17c97df, whose full digests were still 771332c's, with
+# the two columns left out. What the ids are is tested in tests/test_load.py.
 FROZEN = {
     "65536-True": {"summary1": "2997280b3446130e6ca06bf0",
                  "summary2": "6f2357db49d0417b2434490d",
-                 "events": "f3ba58a48e72eac3521a00af",
+                 "events": "17a4630332e11271c1d6e2bb",
                  "quarantine": "343a6cb1f22081db0387ced0"},
     "67108864-True": {"summary1": "2997280b3446130e6ca06bf0",
                     "summary2": "6f2357db49d0417b2434490d",
-                    "events": "f3ba58a48e72eac3521a00af",
+                    "events": "17a4630332e11271c1d6e2bb",
                     "quarantine": "343a6cb1f22081db0387ced0"},
     "16384-False": {"summary1": "2997280b3446130e6ca06bf0",
-                  "events": "fc08798125f1fdf9196ee333",
+                  "events": "1de01591c754a8dd5e30a165",
                   "quarantine": "5f3bdd1305c8d6f9b1d361d9"},
 }
 

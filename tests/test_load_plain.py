@@ -166,7 +166,7 @@ def test_the_plain_statement_refuses_what_it_cannot_insert_exactly(tmp_path: Pat
                      (GOOD.replace('["selector-timeout"]', '["Selector"]'), False),
                      ('{"timestamp":"2026-09-07T08:00:00Z","event":"recovery.attempted"}', False)]:
         con.execute("CREATE OR REPLACE TABLE _chunk AS SELECT 'f' AS file, 1::BIGINT AS line_no, "
-                    "? AS text, true AS maybe_secret", [text + "\n"])
+                    "? AS text, true AS maybe_secret, '0123456789abcdef' AS eid, 1::UBIGINT AS h", [text + "\n"])
         if ok:
             assert con.execute(sql).fetchall() == [(1,)]
         else:

@@ -70,6 +70,7 @@ from failtax.telemetry.validate import (
     build_plain_insert_sql,
     build_problem_sql,
     register_masking,
+    line_ids,
     secret_gate,
 )
 from failtax.telemetry.views import create_views, refresh_taxonomy_tables, views_fingerprint
@@ -81,20 +82,18 @@ except ImportError:  # pragma: no cover - non-POSIX
 
 __all__ = ["FileReport", "LoadSummary", "Telemetry", "connect", "load"]
 
-SCHEMA_VERSION = "1"
+#: "2": event ids and line hashes are XXH3-128 halves (MD5 and DuckDB's hash() in "1").
+SCHEMA_VERSION = "2"
 #: Bytes of lines gathered per statement: two row groups of typical failure events,
 #: one per DuckDB thread on a small machine; planning is negligible at this size.
 BATCH_BYTES = 160 << 20
 #: Lines per DuckDB row group (its default): blocks are handed over in whole row groups.
 ROW_GROUP_ROWS = 122_880
-#: A probe of DuckDB's hash function, stored with the database: duplicate detection
-#: compares hashes, so a DuckDB whose hash differs must not extend an old database.
-_HASH_PROBE_SQL = "SELECT CAST(hash('failtax duplicate probe') AS VARCHAR)"
 
 #: How the quarantine row of a file that could not be opened or read begins.
 UNOPENED = "cannot read the file"
 
-_CHUNK = "(SELECT file, line_no, hash(text) AS h, text, maybe_secret FROM _chunk)"
+_CHUNK = "(SELECT file, line_no, h, eid, text, maybe_secret FROM _chunk)"
 #: (guarded, dedupe) -> the statement that checks and inserts a block.
 _INSERTS = {
     (g, d): build_insert_sql(_CHUNK, dedupe=d, guarded=g, gate="maybe_secret") for g in (False, True) for d in (False, True)
@@ -107,23 +106,22 @@ _PROBLEM_SQL = build_problem_sql(_CHUNK)
 # Cheap (hashes only): could any line of the block be a duplicate? The block's hashes are
 # the join's build side, so the cost does not grow with the size of ``events``.
 _MAYBE_DUPLICATES_SQL = (
-    "SELECT (SELECT count(*) - count(DISTINCT hash(text)) FROM _chunk) "
-    "+ (SELECT count(*) FROM events WHERE line_hash IN (SELECT hash(text) FROM _chunk))"
+    "SELECT (SELECT count(*) - count(DISTINCT (h, eid)) FROM _chunk) "
+    "+ (SELECT count(*) FROM events WHERE line_hash IN (SELECT h FROM _chunk))"
 )
 
 
-# Exact duplicates, found by content: a 64-bit hash is only a prefilter. DuckDB's string
-# hash collides between similar lines (4 pairs in 16,000 emitter lines that differ in a
-# few bytes), so lines with equal hashes are compared by content: within the block by
-# their text, against earlier events by the MD5 of the line that each event keeps as its
-# id (the earlier line's file may be gone: log rotation compresses and deletes files).
+# Exact duplicates: the 64-bit line hash is only a prefilter. Lines with equal hashes are
+# compared within the block by their text, and against earlier events by the other 64
+# bits of the line's XXH3-128, which each event keeps as its id (the earlier line's file
+# may be gone: log rotation compresses and deletes files).
 _DUPS_IN_BLOCK_SQL = (
     "SELECT CAST(file AS VARCHAR) AS file, line_no FROM (SELECT file, line_no, row_number() OVER "
-    "(PARTITION BY hash(text), text ORDER BY file, line_no) AS rn FROM _chunk) WHERE rn > 1"
+    "(PARTITION BY h, text ORDER BY file, line_no) AS rn FROM _chunk) WHERE rn > 1"
 )
 _DUPS_OF_EVENTS_SQL = (
     "SELECT DISTINCT CAST(c.file AS VARCHAR) AS file, c.line_no FROM _chunk c "
-    "JOIN events e ON e.line_hash = hash(c.text) AND e.event_id = substr(md5(c.text), 1, 16)"
+    "JOIN events e ON e.line_hash = c.h AND e.event_id = c.eid"
 )
 
 
@@ -432,9 +430,8 @@ def _prepare(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("ALTER TABLE _files ADD COLUMN IF NOT EXISTS tail_len INTEGER")
     con.execute("CREATE TABLE IF NOT EXISTS _meta (key VARCHAR, value VARCHAR)")
     if _scalar(con, "SELECT count(*) FROM _meta") == 0:
-        probe = _scalar(con, _HASH_PROBE_SQL)
-        con.execute("INSERT INTO _meta VALUES ('schema_version', ?), ('hash_probe', ?), ('duckdb_version', ?)",
-                    [SCHEMA_VERSION, probe, duckdb.__version__])
+        con.execute("INSERT INTO _meta VALUES ('schema_version', ?), ('duckdb_version', ?)",
+                    [SCHEMA_VERSION, duckdb.__version__])
     refresh_taxonomy_tables(con)
     fingerprint = views_fingerprint()
     if _scalar(con, "SELECT count(*) FROM _meta WHERE key = 'views' AND value = ?", [fingerprint]) == 0:
@@ -452,12 +449,6 @@ def _check_compatible(con: duckdb.DuckDBPyConnection, where: Path) -> None:
         raise TelemetryError(
             f"{where}: built with telemetry schema {meta.get('schema_version')!r}, this failtax uses "
             f"{SCHEMA_VERSION!r}; delete the file and load again"
-        )
-    probe = _scalar(con, _HASH_PROBE_SQL)
-    if meta.get("hash_probe") != probe:
-        raise TelemetryError(
-            f"{where}: built with DuckDB {meta.get('duckdb_version')}, whose line hashes differ from "
-            f"DuckDB {duckdb.__version__}'s (duplicates could not be recognised); delete the file and load again"
         )
 
 
@@ -794,15 +785,8 @@ class _Blocks:
         # mimalloc (pyarrow's default) maps fresh ones every time (5x slower here).
         pool = pa.system_memory_pool()
         text = pa.concat_arrays([c for _, t in taken for c in t.column("text").chunks], memory_pool=pool)
-        table = pa.Table.from_arrays(
-            [
-                pa.concat_arrays([c for _, t in taken for c in t.column("line_no").chunks], memory_pool=pool),
-                text,
-                pa.DictionaryArray.from_arrays(numpy_array(codes, pa.int32()), string_array(list(names))),
-                secret_gate(text),
-            ],
-            names=["line_no", "text", "file", "maybe_secret"],
-        )
+        line_no = pa.concat_arrays([c for _, t in taken for c in t.column("line_no").chunks], memory_pool=pool)
+        table = _lines_table(line_no, text, codes, names)
         return _Block(
             table=pa.Table.from_batches(table.to_batches(max_chunksize=ROW_GROUP_ROWS)),
             paths=names,
@@ -942,9 +926,9 @@ class _Batch:
     def _exact_duplicates(self) -> set[tuple[str, int]]:
         """(file, line) of each line of ``_chunk`` byte-identical to an earlier line or event.
 
-        Within the block lines are compared by text. An event loaded before keeps a 64-bit
-        hash of its line and, as its id, the first 64 bits of the line's MD5: a line
-        equal in both is its duplicate. (Reading the earlier line again from its file, as
+        Within the block lines are compared by text. An event loaded before keeps the
+        line's XXH3-128, in two halves (``line_hash`` and, in hex, ``event_id``): a line
+        equal in all 128 bits is its duplicate. (Reading the earlier line again from its file, as
         was done before, fails once rotation has compressed or deleted that file, and each
         rotation then loaded its lines a second time.)
         """
@@ -989,16 +973,21 @@ def _records_block(rows: list[tuple[str, int, str]]) -> _Block:
     names = tuple(dict.fromkeys(r[0] for r in rows))
     index = {p: i for i, p in enumerate(names)}
     stand = np.arange(STAND_IN, STAND_IN + len(rows), dtype=np.int64)
-    text = string_array([r[2] + "\n" for r in rows])
-    table = pa.Table.from_arrays(
-        [numpy_array(stand, pa.int64()), text,
-         pa.DictionaryArray.from_arrays(numpy_array(np.array([index[r[0]] for r in rows], dtype=np.int32), pa.int32()),
-                                        string_array(list(names))),
-         secret_gate(text)],
-        names=["line_no", "text", "file", "maybe_secret"],
-    )
+    table = _lines_table(numpy_array(stand, pa.int64()), string_array([r[2] + "\n" for r in rows]),
+                         np.array([index[r[0]] for r in rows], dtype=np.int32), names)
     return _Block(table=table, paths=names, bad=(), unterminated=frozenset(),
                   line_of={int(k): r[1] for k, r in zip(stand, rows, strict=True)})
+
+
+def _lines_table(line_no: pa.Array, text: pa.Array, codes: np.ndarray, names: tuple[str, ...]) -> pa.Table:
+    """The table a block's statement reads: each line with its number, text, file (the
+    index ``codes`` into ``names``), secret gate, id and hash (see ``line_ids``)."""
+    eid, h = line_ids(text)
+    return pa.Table.from_arrays(
+        [line_no, text, pa.DictionaryArray.from_arrays(numpy_array(codes, pa.int32()), string_array(list(names))),
+         secret_gate(text), eid, h],
+        names=["line_no", "text", "file", "maybe_secret", "eid", "h"],
+    )
 
 
 def _line_table(keys: list[tuple[str, int]]) -> pa.Table:

@@ -172,7 +172,7 @@ QUARANTINE_REASONS: dict[str, str] = {
 
 #: ``events``: one row per good line, whatever its format. (name, SQL type, meaning)
 EVENTS_COLUMNS: tuple[tuple[str, str, str], ...] = (
-    ("event_id", "VARCHAR", "stable id: hash of the line's content (file-independent)"),
+    ("event_id", "VARCHAR", "stable id: the line's XXH3-128, first 64 bits in hex (file-independent)"),
     ("source", "VARCHAR", "failure-event | lifecycle | retry-log | agent-failure"),
     ("event_type", "VARCHAR", "eventType (000), event (001), test-failures / must-fix (003), agent-failure (004)"),
     ("ts", "TIMESTAMP", "event time, UTC (ts / timestamp); NULL for AgentFailure objects"),
@@ -201,7 +201,7 @@ EVENTS_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("retryable", "BOOLEAN", "retryable (004)"),
     ("file", "VARCHAR", "the file the line came from (first one, when duplicated)"),
     ("line", "BIGINT", "its line number (1-based)"),
-    ("line_hash", "UBIGINT", "hash of the line (duplicate detection)"),
+    ("line_hash", "UBIGINT", "the other 64 bits of the line's XXH3-128 (duplicate detection)"),
 )
 
 QUARANTINE_COLUMNS: tuple[tuple[str, str, str], ...] = (

@@ -10,7 +10,8 @@ marker key, and the first problem found — missing field, wrong type, unknown e
 type, bad timestamp — becomes the line's quarantine reason. Lines that do not parse
 come out as ``invalid-json`` (told apart further in Python, for those few lines only).
 
-:func:`build_insert_sql` inserts the good lines of a relation ``(file, line_no, h, text)``
+:func:`build_insert_sql` inserts the good lines of a relation ``(file, line_no, h, eid, text)``
+(``eid`` and ``h``: the line's id and hash, see :func:`line_ids`)
 into ``events`` in one statement; :func:`build_problem_sql` lists the bad ones with
 their reason and detail (run only when some lines did not make it in).
 
@@ -33,6 +34,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import xxhash
 
 from failtax.redact import TRIGGER_PATTERN, redact, redact_json_text
 from failtax.telemetry.schema import (
@@ -46,7 +48,7 @@ from failtax.telemetry.schema import (
     Format,
 )
 
-__all__ = ["UNESCAPED_QUOTE", "build_insert_sql", "build_plain_insert_sql", "build_problem_sql", "secret_gate"]
+__all__ = ["UNESCAPED_QUOTE", "build_insert_sql", "build_plain_insert_sql", "build_problem_sql", "line_ids", "secret_gate"]
 
 #: A double quote that neither opens nor closes a JSON string: what shell writers
 #: leave when they paste text with quotes into a JSON template.
@@ -298,6 +300,36 @@ def secret_gate(text: pa.Array) -> pa.Array:
     return _bools(flags)
 
 
+_HEX_PAIRS = np.frombuffer(b"".join(b"%02x" % i for i in range(256)), dtype=np.uint16)
+
+
+def line_ids(text: pa.Array) -> tuple[pa.Array, pa.Array]:
+    """Per line: its event id and its line hash, both from the line's XXH3-128.
+
+    The id is the first 64 bits in hex (16 characters), the hash the other 64 as a
+    UBIGINT; two lines are duplicates when both are equal. XXH3 is specified and
+    stable across versions and platforms, so a database keeps recognising duplicates
+    whatever DuckDB or failtax reads it next (DuckDB's own ``hash()`` may change with
+    its version; MD5 in SQL cost a quarter of a load).
+
+    >>> import pyarrow as pa
+    >>> ids, hashes = line_ids(pa.array(['{"a":1}\\n', '{"a":1}\\n', '{"a":2}\\n'], pa.large_string()))
+    >>> ids.to_pylist()[0] == ids.to_pylist()[1] != ids.to_pylist()[2], len(ids.to_pylist()[0])
+    (True, 16)
+    """
+    n = len(text)
+    offsets = np.frombuffer(text.buffers()[1], dtype=np.int64)[text.offset : text.offset + n + 1].tolist()
+    data = memoryview(text.buffers()[2] or b"")
+    digest = xxhash.xxh3_128_digest
+    raw = np.frombuffer(b"".join([digest(data[a:b]) for a, b in zip(offsets, offsets[1:])]), dtype=np.uint8)
+    raw = raw.reshape(n, 16)
+    hexed = _HEX_PAIRS[raw[:, :8]]  # (n, 8) pairs of hex digits
+    ids = pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(np.arange(0, 16 * n + 1, 16, dtype=np.int32)),
+                                                 pa.py_buffer(np.ascontiguousarray(hexed))])
+    hashes = np.ascontiguousarray(raw[:, 8:]).view(">u8").ravel().astype(np.uint64)
+    return ids, pa.Array.from_buffers(pa.uint64(), n, [None, pa.py_buffer(hashes)])
+
+
 def _bools(values: np.ndarray) -> pa.Array:
     return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(np.packbits(values, bitorder="little"))])
 
@@ -327,9 +359,7 @@ def _columns(formats: tuple[Format, ...] = FORMATS, gate: str | None = None) -> 
         f"THEN 'test-failures+must-fix' WHEN {v['failures']} IS NOT NULL THEN 'test-failures' ELSE 'must-fix' END"
     )
     cols = {
-        # md5, not DuckDB's 64-bit hash(): that one collides on lines that differ by the same
-        # bytes 8 apart (emitter lines from parallel workers do), and ids must not be shared.
-        "event_id": "eid",
+        "event_id": "eid",  # (see line_ids)
         "source": "source",
         "event_type": by_source({"failure-event": v["eventType"], "lifecycle": v["event"], "retry-log": retry_type,
                                  "agent-failure": "'agent-failure'"}),
@@ -386,7 +416,7 @@ def _sourced(relation: str, *, guarded: bool = True, formats: tuple[Format, ...]
     ) + " END"
     return f"""
 WITH parsed AS (
-  SELECT file, line_no, h, substr(md5(text), 1, 16) AS eid,{f" {gate}," if gate else ""}
+  SELECT file, line_no, h, eid,{f" {gate}," if gate else ""}
          {"try(" if guarded else "("}json_transform(text, '{struct}')) AS j
   FROM {relation}
 ), fragments AS (
@@ -426,7 +456,7 @@ def build_insert_sql(
     skip: str = "_dups",
     gate: str | None = None,
 ) -> str:
-    """INSERT the good lines of ``relation(file, line_no, h, text)`` into ``events``.
+    """INSERT the good lines of ``relation(file, line_no, h, eid, text)`` into ``events``.
 
     Unguarded (``guarded=False``), a line that is not JSON makes the statement fail
     instead of being skipped: cheaper when every line parses (``try`` costs about 40%
@@ -470,7 +500,7 @@ ORDER BY c.file, c.line_no
 
 
 def build_plain_insert_sql(relation: str, *, dedupe: bool, skip: str = "_dups", gate: str | None = None) -> str:
-    """INSERT the lines of ``relation(file, line_no, h, text)``, all plain failure events.
+    """INSERT the lines of ``relation(file, line_no, h, eid, text)``, all plain failure events.
 
     A plain failure event is a good line of the ``failure-event`` format (required keys
     present, every key of the right type, a known ``eventType``, ``aiClassification`` /
@@ -517,7 +547,7 @@ def build_plain_insert_sql(relation: str, *, dedupe: bool, skip: str = "_dups", 
         where = f"\nWHERE NOT EXISTS (SELECT 1 FROM {skip} d WHERE d.file = checked.file AND d.line_no = checked.line_no)"
     return f"""INSERT INTO events ({', '.join(names)})
 WITH parsed AS (
-  SELECT file, line_no, h, substr(md5(text), 1, 16) AS eid,{f" {gate}," if gate else ""}
+  SELECT file, line_no, h, eid,{f" {gate}," if gate else ""}
          json_transform(text, '{struct}') AS j
   FROM {relation}
 ), fragments AS (
