@@ -4,8 +4,9 @@
 formats apart per line; keeps every good line as a row of ``events`` (declared column
 types, all formats in one schema with a ``source`` column); puts every bad line into
 ``quarantine`` with its file, line number, reason and raw text; drops exact duplicate
-lines (found by a 64-bit hash, confirmed by content); and builds the views (``signals``, ``decisions``, ``lifecycle``,
-``retry_streaks``, ``agent_failures`` …, see :mod:`failtax.telemetry.views`).
+lines (found by a 64-bit hash, confirmed by the text or the line's whole 128-bit XXH3);
+and builds the views (``signals``, ``decisions``, ``lifecycle``, ``retry_streaks``,
+``agent_failures`` …, see :mod:`failtax.telemetry.views`).
 
 With a database file, loading is incremental and idempotent: each file is remembered
 by path, size, modification time, a hash of its first KB and the byte offset after its
@@ -18,8 +19,8 @@ and then fail with a clear message.
 How the lines get in fast: a reading thread cuts each file into numbered lines with
 numpy (no Python loop per line), gathers them into blocks of whole DuckDB row groups
 (Arrow strings, one record batch per row group, so DuckDB writes each straight to the
-file as a finished row group) and marks, with one hyperscan pass over the block, the
-lines that could hold a secret. Meanwhile the main thread has DuckDB check and
+file as a finished row group), marks, with one hyperscan pass over the block, the
+lines that could hold a secret, and hashes each line (its id and duplicate hash). Meanwhile the main thread has DuckDB check and
 normalise the previous block with one SQL statement (:mod:`failtax.telemetry.validate`).
 Only the few bad lines come back to Python, to be described and stored. Outside a
 transaction a block is first offered to a cheaper statement that takes only plain
