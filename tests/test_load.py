@@ -329,6 +329,27 @@ def test_a_database_from_another_schema_is_refused(tmp_path: Path) -> None:
         load(f, db=db)
 
 
+def test_a_schema_1_database_is_read_but_not_extended(tmp_path: Path) -> None:
+    """Schema 1 made its ids with MD5: its tables read as they are, but new lines could
+    not be matched against its events, so loading into it is refused."""
+    db = tmp_path / "t.duckdb"
+    f = tmp_path / "a.jsonl"
+    f.write_text(_line(_event(1)))
+    load(f, db=db).close()
+    con = duckdb.connect(str(db))
+    con.execute("UPDATE _meta SET value = '1' WHERE key = 'schema_version'")
+    con.close()
+    with connect(db) as tel:
+        assert _counts(tel) == (1, 0)
+    f.write_text(_line(_event(1)) + _line(_event(2)))
+    with pytest.raises(TelemetryError, match="can be read but not added to"):
+        load(f, db=db)
+    with pytest.raises(TelemetryError, match="can be read but not added to"):
+        connect(db, read_only=False)
+    with connect(db) as tel:
+        assert _counts(tel) == (1, 0)
+
+
 # --------------------------------------------------------------------------- crashes and concurrency
 
 

@@ -85,6 +85,8 @@ __all__ = ["FileReport", "LoadSummary", "Telemetry", "connect", "load"]
 
 #: "2": event ids and line hashes are XXH3-128 halves (MD5 and DuckDB's hash() in "1").
 SCHEMA_VERSION = "2"
+#: Schemas whose tables this failtax reads as its own (only the ids were made differently).
+READABLE_SCHEMAS = frozenset({"1", "2"})
 #: Bytes of lines gathered per statement: two row groups of typical failure events,
 #: one per DuckDB thread on a small machine; planning is negligible at this size.
 BATCH_BYTES = 160 << 20
@@ -369,7 +371,7 @@ def load(
         con = _connect_file(target, read_only=False, timeout=lock_timeout)
         try:
             _session(con)
-            _check_compatible(con, target)
+            _check_compatible(con, target, extending=True)
             con.execute("BEGIN TRANSACTION")
             try:
                 _prepare(con)
@@ -397,7 +399,7 @@ def connect(db: str | os.PathLike[str], *, read_only: bool = True, timeout: floa
         raise TelemetryError(f"{db}: no such telemetry database (build one with `failtax load PATHS --db FILE`)")
     con = _connect_file(target.resolve(), read_only=read_only, timeout=timeout)
     _session(con)
-    _check_compatible(con, target)
+    _check_compatible(con, target, extending=not read_only)
     return Telemetry(con=con, db=str(target.resolve()), summary=None)
 
 
@@ -441,16 +443,24 @@ def _prepare(con: duckdb.DuckDBPyConnection) -> None:
         con.execute("INSERT INTO _meta VALUES ('views', ?)", [fingerprint])
 
 
-def _check_compatible(con: duckdb.DuckDBPyConnection, where: Path) -> None:
+def _check_compatible(con: duckdb.DuckDBPyConnection, where: Path, *, extending: bool) -> None:
     try:
         meta = dict(con.execute("SELECT key, value FROM _meta").fetchall())
     except duckdb.Error:
         raise TelemetryError(f"{where}: not a failtax telemetry database") from None
-    if meta.get("schema_version") != SCHEMA_VERSION:
+    version = meta.get("schema_version")
+    if version == SCHEMA_VERSION or (version in READABLE_SCHEMAS and not extending):
+        return
+    if version in READABLE_SCHEMAS:
         raise TelemetryError(
-            f"{where}: built with telemetry schema {meta.get('schema_version')!r}, this failtax uses "
-            f"{SCHEMA_VERSION!r}; delete the file and load again"
+            f"{where}: built with telemetry schema {version!r}, whose event ids differ from this failtax's "
+            f"(schema {SCHEMA_VERSION!r}), so duplicates of its lines could not be recognised: it can be read "
+            "but not added to; load the files into a new database"
         )
+    raise TelemetryError(
+        f"{where}: built with telemetry schema {version!r}, this failtax uses {SCHEMA_VERSION!r}; "
+        "delete the file and load again"
+    )
 
 
 def _connect_file(path: Path, *, read_only: bool, timeout: float) -> duckdb.DuckDBPyConnection:
