@@ -315,14 +315,20 @@ def test_a_replaced_file_is_reloaded(tmp_path: Path) -> None:
     assert _counts(tel) == (1, 0)
 
 
-def test_a_database_from_another_schema_is_refused(tmp_path: Path) -> None:
+def _database_of_schema(tmp_path: Path, version: str) -> tuple[Path, Path]:
+    """(database, file): one event loaded, the database then marked as of ``version``."""
     db = tmp_path / "t.duckdb"
     f = tmp_path / "a.jsonl"
     f.write_text(_line(_event(1)))
     load(f, db=db).close()
     con = duckdb.connect(str(db))
-    con.execute("UPDATE _meta SET value = '0' WHERE key = 'schema_version'")
+    con.execute("UPDATE _meta SET value = ? WHERE key = 'schema_version'", [version])
     con.close()
+    return db, f
+
+
+def test_a_database_from_another_schema_is_refused(tmp_path: Path) -> None:
+    db, f = _database_of_schema(tmp_path, "0")
     with pytest.raises(TelemetryError, match="telemetry schema '0'"):
         connect(db)
     with pytest.raises(TelemetryError, match="delete the file and load again"):
@@ -332,13 +338,7 @@ def test_a_database_from_another_schema_is_refused(tmp_path: Path) -> None:
 def test_a_schema_1_database_is_read_but_not_extended(tmp_path: Path) -> None:
     """Schema 1 made its ids with MD5: its tables read as they are, but new lines could
     not be matched against its events, so loading into it is refused."""
-    db = tmp_path / "t.duckdb"
-    f = tmp_path / "a.jsonl"
-    f.write_text(_line(_event(1)))
-    load(f, db=db).close()
-    con = duckdb.connect(str(db))
-    con.execute("UPDATE _meta SET value = '1' WHERE key = 'schema_version'")
-    con.close()
+    db, f = _database_of_schema(tmp_path, "1")
     with connect(db) as tel:
         assert _counts(tel) == (1, 0)
     f.write_text(_line(_event(1)) + _line(_event(2)))
