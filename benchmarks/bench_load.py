@@ -132,7 +132,8 @@ def _breakdown_child(paths: list[str], q: mp.Queue) -> None:
     out.append(("reading thread: read, cut lines, blocks, secret gate, ids", time.process_time() - c))
     c = time.process_time()
     for block in blocks:
-        L.line_ids(block.table.column("text").combine_chunks())
+        for text in block.table.column("text").chunks:  # (one chunk per row group, as in a load)
+            L.line_ids(text)
     out.append(("  of which: line ids and hashes (XXH3-128 of each line)", time.process_time() - c))
 
     def cols(d: dict) -> str:
