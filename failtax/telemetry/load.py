@@ -676,7 +676,7 @@ def _ingest(
             con,
             "SELECT count(*) FROM events WHERE source = 'failure-event' AND (event_type IN "
             "('replay-failure-classified', 'regen-failure-classified') OR "
-            "(event_type = 'pre-execution-classification' AND user_action IS NULL))",
+            "(event_type = 'pre-execution-classification' AND coalesce(user_action, '') = ''))",
         ),
     }
     files_out = tuple(

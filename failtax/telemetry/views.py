@@ -8,7 +8,10 @@ that is not yet taken. In SQL: a running depth (+1 classified, −1 resolved) cl
 zero — ``s − min(0, running min of s)`` — gives every event its nesting level; at one
 level, classified and resolved events alternate, so a classified event's resolution is
 simply the next row at its level. A resolution with nothing open (depth 0 before it)
-pairs with nothing and is listed in ``orphan_resolutions``.
+pairs with nothing and is listed in ``orphan_resolutions``. A
+``pre-execution-classification`` event is a classification when its ``userAction`` is
+absent or empty (writers that fill every key of seed 000's template write ``""``), and
+the follow-up override otherwise.
 
 The taxonomy maps the views need (action → implied bucket, suggestion → actions that
 carry it out, opt-out actions, bucket → default suggestion) are copied from the shipped
@@ -102,7 +105,7 @@ WITH fe AS (
               WHEN starts_with(event_type, 'regen-') THEN 'regen'
               ELSE 'pre-execution' END AS family,
          (event_type IN ('replay-failure-classified', 'regen-failure-classified')
-          OR (event_type = 'pre-execution-classification' AND user_action IS NULL)) AS is_open
+          OR (event_type = 'pre-execution-classification' AND coalesce(user_action, '') = '')) AS is_open
   FROM events
   WHERE source = 'failure-event'
 ), walk AS (
