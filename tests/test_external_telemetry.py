@@ -67,11 +67,12 @@ def _spell(rng: random.Random, name: str) -> str:
 
 
 def write_replay_telemetry(folder: Path, *, events: int, seed: int, misleading: str | None = None,
-                           to_bucket: str = "infra") -> list[dict]:
+                           to_bucket: str = "infra", from_week: int = 0, companions: float = 0.25) -> list[dict]:
     """Write replay failure events to four files in ``folder``; return what was written.
 
     With ``misleading``, people send 75% of the events that signal decides to
-    ``to_bucket``; otherwise they follow the table 88% of the time.
+    ``to_bucket`` (from week ``from_week`` on: a drift); otherwise they follow the table
+    88% of the time. ``companions``: share of events naming a second signal.
     """
     rng = random.Random(seed)
     per_file: dict[str, list[tuple[dt.datetime, str]]] = {m: [] for m in ("ws-1", "ws-2", "ci", "laptop")}
@@ -79,12 +80,12 @@ def write_replay_telemetry(folder: Path, *, events: int, seed: int, misleading: 
     for i in range(events):
         t = START + dt.timedelta(seconds=rng.uniform(0, WEEKS * 7 * 86400 - 86400))
         signals = [rng.choice(SIGNALS[rng.choice(list(SIGNALS))])]
-        if rng.random() < 0.25:
+        if rng.random() < companions:
             signals.append(rng.choice(SIGNALS[rng.choice(list(SIGNALS))]))
         signals = list(dict.fromkeys(signals))
         bucket, deciding = _route(signals)
         true_bucket = bucket
-        if misleading in deciding and rng.random() < 0.75:
+        if misleading in deciding and (t - START).days // 7 >= from_week and rng.random() < 0.75:
             true_bucket = to_bucket
         elif rng.random() < 0.12:
             true_bucket = rng.choice([b for b in SUGGESTION if b != bucket])
@@ -204,3 +205,35 @@ def test_preexec_classification_written_with_empty_user_action(tmp_path: Path) -
     assert rows == [("login", True, "replay", False, 40.0), ("checkout", False, None, None, None)]
     assert tel.sql("SELECT count(*) FROM orphan_resolutions").fetchall() == [(0,)]
     assert tel.summary.totals["decisions"] == 2
+
+
+def _drift_labels(truth: list[dict], signal: str, bucket: str, from_week: int) -> int:
+    """Labelled decisions of ``bucket`` where ``signal`` decided, from ``from_week`` on."""
+    return sum(
+        1 for e in truth
+        if e["decided"] and IMPLIES.get(e["action"]) == bucket and signal in _route(e["signals"])[1]
+        and (_parse(e["ts"]) - START).days // 7 >= from_week
+    )
+
+
+def test_tuner_keeps_the_labels_of_a_drift_seen_with_varying_companions(tmp_path: Path) -> None:
+    """From week 8 people send nav-target-404 to product-defect. The signal comes alone
+    or with one of a dozen companions, so its signal sets in a week are mostly one or two
+    events: the drift's labels must not be dropped as slips for being alone in their set.
+    On the same telemetry without the drift the tuner proposes nothing."""
+    from failtax.tune import TableTuner
+
+    for name, drifted in (("drift", "nav-target-404"), ("clean", None)):
+        folder = tmp_path / name
+        folder.mkdir()
+        truth = write_replay_telemetry(folder, events=3000, seed=3, misleading=drifted, to_bucket="product-defect",
+                                       from_week=8, companions=0.6)
+        tuner = TableTuner("replay").fit(load([str(folder)]).decisions.pl())
+        if drifted is None:
+            assert tuner.changes_ == ()
+            continue
+        [change] = tuner.changes_
+        assert (change.signals, change.to_bucket) == (("nav-target-404",), "product-defect")
+        assert change.since is not None and (change.since - START.date()).days // 7 in (7, 8, 9)
+        # every product-defect label of the drift weeks is a win: none was dropped as a slip
+        assert change.wins >= _drift_labels(truth, "nav-target-404", "product-defect", 8) - 2

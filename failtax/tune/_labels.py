@@ -2,10 +2,11 @@
 
 By default the tuner drops the decisions that
 :func:`failtax.analysis.find_suspect_labels` flags (confident learning over the events ×
-signals matrix), except a label that is the majority of its signal set within its own
-week: confident learning does not see time, and the first weeks of a drift would
-otherwise be thrown away as slips. This module's minimal filter is the fallback (and an
-option): within one signal set *and one week*, a label is suspect when
+signals matrix), except a label that is the majority, within its own week, of its signal
+set or of any one signal of the set: confident learning does not see time, and the first
+weeks of a drift would otherwise be thrown away as slips (a drifted signal named with
+varying companions is spread over many sets of one or two events a week). This
+module's minimal filter is the fallback (and an option): within one signal set *and one week*, a label is suspect when
 its bucket holds under ``max_share`` of that set's labels while another bucket holds at
 least ``consensus`` of them, over at least ``min_count`` labels. Grouping by week keeps
 the labels of a drift (a signal whose true bucket changed from some week on) from being
@@ -104,4 +105,22 @@ def _week_majority(frame: pl.DataFrame) -> pl.Series:
         .join(cells, on=["sigkey", "week", "implied_bucket"], how="left", nulls_equal=True)
         .sort("_i")
     )
-    return out["majority"].fill_null(False)
+    by_set = out["majority"].fill_null(False)
+    # A signal set can be rare while the signal that decides it is not: a label that is
+    # the majority, within its week, of the labels of any one signal of its set is kept
+    # too (a drifted signal seen with varying companions splits into cells of one).
+    lab = frame.select("sigkey", "week", "implied_bucket").with_row_index("_i").filter(
+        pl.col("implied_bucket").is_not_null())
+    per = lab.with_columns(pl.col("sigkey").str.split("\x1f").alias("signal")).explode("signal").filter(
+        pl.col("signal") != "")
+    cells = (
+        per.group_by("signal", "week", "implied_bucket").agg(k=pl.len())
+        .with_columns(n=pl.col("k").sum().over("signal", "week"))
+        .with_columns(majority=(pl.col("n") >= 2) & (2 * pl.col("k") > pl.col("n")))
+    )
+    kept = (
+        per.join(cells, on=["signal", "week", "implied_bucket"], how="left", nulls_equal=True)
+        .filter(pl.col("majority")).select("_i").unique()
+    )
+    idx = pl.Series("_i", range(frame.height), dtype=pl.UInt32)
+    return by_set | idx.is_in(kept["_i"].implode())
