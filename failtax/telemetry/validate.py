@@ -164,11 +164,19 @@ def _timestamp(text: str) -> str:
     as UTC, the zone seed 000 writes); it also reads the words ``infinity``, ``-infinity``
     and ``epoch``, which are no time an event happened, so a string must start with a
     digit. RFC 3339 lets ``T`` and ``Z`` be written in lower case, which DuckDB does not
-    read: only a string the cast refuses is tried again in upper case.
+    read, and ISO-8601 lets a comma mark the fraction of a second, as GNU ``date -Ins``
+    writes it (``2026-09-08T09:00:03,123456789+00:00``), which DuckDB does not read either:
+    only a string the cast refuses is tried again in upper case, and then with the comma
+    after the seconds read as a point.
     """
     digits = f"CASE WHEN {_starts_with_digit(text)} THEN {text} END"
-    return (f"TRY_CAST(coalesce(TRY_CAST({digits} AS TIMESTAMPTZ), TRY_CAST(upper({digits}) AS TIMESTAMPTZ)) "
-            "AS TIMESTAMP)")
+    pointed = f"regexp_replace(upper({digits}), '{_COMMA_FRACTION}', '\\1.\\2')"
+    return (f"TRY_CAST(coalesce(TRY_CAST({digits} AS TIMESTAMPTZ), TRY_CAST(upper({digits}) AS TIMESTAMPTZ), "
+            f"TRY_CAST({pointed} AS TIMESTAMPTZ)) AS TIMESTAMP)")
+
+
+#: The comma of an ISO-8601 time whose fraction of a second follows a comma (``…:03,1…``).
+_COMMA_FRACTION = "^([0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}),([0-9])"
 
 
 def _present(key: str) -> str:
