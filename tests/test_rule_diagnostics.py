@@ -108,6 +108,35 @@ def test_shadowing_sign_test(diag):
     assert big["n_shadowed_right"] == 22 and big["p_value"] == float(Fraction(1, 2**22)) and big["flagged"] is True
 
 
+def test_shadowing_tests_each_pair_of_signals():
+    """chromium-error wins over stale-script: with selector-timeout people side with
+    stale-script (12 of 12), with element-not-found they side with infra (10 of 12). The
+    pooled row (12 v 12) hides it; the pair's own test finds it, Bonferroni over the
+    pooled test and the two pairs (three tests)."""
+    def rows(signals, bucket, k):
+        return [(signals, bucket)] * k
+
+    data = (rows(["chromium-error", "selector-timeout"], "stale-script", 12)
+            + rows(["chromium-error", "element-not-found"], "infra", 10)
+            + rows(["chromium-error", "element-not-found"], "stale-script", 2))
+    df = pl.DataFrame({
+        "event_id": [str(i) for i in range(len(data))], "taxonomy": ["replay"] * len(data),
+        "signals": [s for s, _ in data], "implied_bucket": [b for _, b in data], "week": [W1] * len(data),
+    }, schema={"event_id": pl.String, "taxonomy": pl.String, "signals": pl.List(pl.String),
+               "implied_bucket": pl.String, "week": pl.Date})
+    sh = diagnose_rules(df, table=str(TABLE)).shadowing
+    assert sh.height == 1
+    row = sh.row(0, named=True)
+    assert (row["rule"], row["signal"], row["shadowed_rule"], row["shadowed_signal"]) == (
+        "infra", "chromium-error", "stale-script", "selector-timeout")
+    assert (row["n_events"], row["n_labelled"], row["n_winner_right"], row["n_shadowed_right"]) == (12, 12, 0, 12)
+    assert row["p_value"] == pytest.approx(float(Fraction(1, 2**12)))
+    assert row["flagged"] is True  # 3 / 4096 < 0.01
+    # on its own pair only, the row names that pair and is one test
+    alone = diagnose_rules(df.head(12), table=str(TABLE)).shadowing.row(0, named=True)
+    assert (alone["shadowed_signal"], alone["n_shadowed_right"], alone["flagged"]) == ("selector-timeout", 12, True)
+
+
 def test_route_order_changes_the_diagnosis():
     tbl = load_table(str(TABLE))
     swapped = tbl.replace(route=(tbl.route[1], tbl.route[0], tbl.route[2]))

@@ -175,9 +175,9 @@ def format_rule_diagnostics(d: RuleDiagnostics) -> str:
     if sh.height:
         out.append("\n  Routes that win too early (people side with the shadowed route)")
         out.append(format_table(
-            [[r["rule"], r["signal"] or "", r["shadowed_rule"], r["n_labelled"], r["n_winner_right"],
-              r["n_shadowed_right"], _num(r["p_value"], ".2g")] for r in sh.iter_rows(named=True)],
-            ["route", "via signal", "shadows", "labelled", "route right", "shadowed right", "p"], indent="    ",
+            [[r["rule"], r["signal"] or "", r["shadowed_rule"], r["shadowed_signal"] or "any", r["n_labelled"],
+              r["n_winner_right"], r["n_shadowed_right"], _num(r["p_value"], ".2g")] for r in sh.iter_rows(named=True)],
+            ["route", "via signal", "shadows", "with", "labelled", "route right", "shadowed right", "p"], indent="    ",
         ))
     return "\n".join(out)
 

@@ -19,7 +19,12 @@ Beside them: dead rules (never fire on the data), signals seen in telemetry that
 of the table knows, the recognition rate (share of events a route decides, i.e. not the
 fallback) overall and per week with its trend, and *shadowing* pairs: where an earlier
 route wins over a later one with another bucket, which of the two the people's actions
-side with (a sign test), so a route placed too early shows up.
+side with (a sign test), so a route placed too early shows up. One row per (earlier
+route, its signal, later route); when the later route fires through several signals,
+each (signal, later signal) pair is tested too, since people may side with the later
+route only when one of its signals is present (``shadowed_signal`` names it; ``None``
+means the evidence is pooled over all of them). Each row keeps its strongest evidence,
+Bonferroni over every test made.
 """
 
 from __future__ import annotations
@@ -368,6 +373,7 @@ def _recognition(rc: Reclassified) -> tuple[Rate, pl.DataFrame, dict[str, float 
 
 
 def _shadowing(rc: Reclassified, labels: pl.DataFrame, alpha: float) -> pl.DataFrame:
+    """One row per (winning route, its signal, shadowed route); see :func:`diagnose_rules`."""
     table = rc.table
     bucket = {r.id: r.bucket for r in table.route}
     pos = {r.id: set(r.positive_signals) for r in table.route}
@@ -381,8 +387,11 @@ def _shadowing(rc: Reclassified, labels: pl.DataFrame, alpha: float) -> pl.DataF
             if bucket[later] == bucket[winner]:
                 continue
             for s in wsig:
-                rows.append((combo, n, winner, later, s))
-    schema = {"combo": pl.UInt32, "n": pl.Int64, "rule": pl.String, "shadowed_rule": pl.String, "signal": pl.String}
+                lsig = [x for x in present if x in pos[later] and x != s] or [None]
+                for x in lsig:
+                    rows.append((combo, n, winner, later, s, x))
+    schema = {"combo": pl.UInt32, "n": pl.Int64, "rule": pl.String, "shadowed_rule": pl.String, "signal": pl.String,
+              "shadowed_signal": pl.String}
     pairs = pl.DataFrame(rows, schema=schema, orient="row")
     pairs = pairs.with_columns(
         pl.col("rule").replace_strict(bucket, return_dtype=pl.String).alias("bucket"),
@@ -390,29 +399,51 @@ def _shadowing(rc: Reclassified, labels: pl.DataFrame, alpha: float) -> pl.DataF
     ) if pairs.height else pairs.with_columns(pl.lit(None, dtype=pl.String).alias("bucket"),
                                                pl.lit(None, dtype=pl.String).alias("shadowed_bucket"))
     keys = ["rule", "shadowed_rule", "signal", "bucket", "shadowed_bucket"]
-    agg = pairs.group_by(keys).agg(pl.col("n").sum().alias("n_events"))
-    lab = pairs.join(labels, on="combo", how="inner").group_by(keys).agg(
-        pl.col("k").sum().alias("n_labelled"),
-        pl.col("k").filter(pl.col("implied_bucket") == pl.col("bucket")).sum().alias("n_winner_right"),
-        pl.col("k").filter(pl.col("implied_bucket") == pl.col("shadowed_bucket")).sum().alias("n_shadowed_right"),
+
+    def counts(frame: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+        agg = frame.group_by(by).agg(pl.col("n").sum().alias("n_events"))
+        lab = frame.join(labels, on="combo", how="inner").group_by(by).agg(
+            pl.col("k").sum().alias("n_labelled"),
+            pl.col("k").filter(pl.col("implied_bucket") == pl.col("bucket")).sum().alias("n_winner_right"),
+            pl.col("k").filter(pl.col("implied_bucket") == pl.col("shadowed_bucket")).sum().alias("n_shadowed_right"),
+        )
+        return agg.join(lab, on=by, how="left", nulls_equal=True).with_columns(
+            [pl.col(c).fill_null(0).cast(pl.Int64) for c in ("n_events", "n_labelled", "n_winner_right",
+                                                              "n_shadowed_right")]
+        )
+
+    # The evidence over every event where the two routes meet, and, where the shadowed
+    # route fires through several signals, the evidence of each (signal, shadowed signal)
+    # pair: people may side with the later route only when one of its signals is there.
+    pooled = counts(pairs.unique(["combo", *keys]).drop("shadowed_signal"), keys)
+    kinds = pairs.group_by(keys).agg(pl.col("shadowed_signal").drop_nulls().unique().alias("_x"))
+    pooled = pooled.join(kinds, on=keys, how="left", nulls_equal=True).with_columns(
+        pl.when(pl.col("_x").list.len() == 1).then(pl.col("_x").list.first())
+        .otherwise(pl.lit(None, dtype=pl.String)).alias("shadowed_signal"),
+        (pl.col("_x").list.len() > 1).alias("_split"),
     )
-    out = agg.join(lab, on=keys, how="left", nulls_equal=True).with_columns(
-        [pl.col(c).fill_null(0).cast(pl.Int64) for c in ("n_events", "n_labelled", "n_winner_right", "n_shadowed_right")]
-    )
+    split = pooled.filter(pl.col("_split")).select(keys)
+    per_pair = counts(pairs.join(split, on=keys, how="semi", nulls_equal=True)
+                      .filter(pl.col("shadowed_signal").is_not_null()), [*keys, "shadowed_signal"])
+    cols = [*keys, "shadowed_signal", "n_events", "n_labelled", "n_winner_right", "n_shadowed_right"]
+    tests = pl.concat([pooled.select(cols).with_columns(pl.lit(0).alias("_pair")),
+                       per_pair.select(cols).with_columns(pl.lit(1).alias("_pair"))], how="vertical")
+    # Sign test: among events whose implied bucket is one of the two, does the later
+    # route's bucket win more often than chance (one-sided, exact)? Bonferroni over every
+    # test made (pooled and per pair); each row keeps its strongest evidence.
+    kb = tests["n_shadowed_right"].to_numpy()
+    ka = tests["n_winner_right"].to_numpy()
+    p = np.array([binomial_test_greater(int(b), int(a + b), 0.5) for a, b in zip(ka, kb, strict=True)], dtype=float)
+    m = max(tests.height, 1)
+    tests = tests.with_columns(pl.Series("p_value", p, dtype=pl.Float64))
+    out = tests.sort(["p_value", "_pair"]).unique(keys, keep="first", maintain_order=True).drop("_pair")
     out = _add_rate(out, "winner_accuracy", "n_winner_right", "n_labelled")
     out = _add_rate(out, "shadowed_accuracy", "n_shadowed_right", "n_labelled")
-    # Sign test: among events whose implied bucket is one of the two, does the later
-    # route's bucket win more often than chance (one-sided, exact)?
-    kb = out["n_shadowed_right"].to_numpy()
-    ka = out["n_winner_right"].to_numpy()
-    p = np.array([binomial_test_greater(int(b), int(a + b), 0.5) for a, b in zip(ka, kb, strict=True)], dtype=float)
-    m = max(out.height, 1)
     out = out.with_columns(
-        pl.Series("p_value", p, dtype=pl.Float64),
-        pl.Series("flagged", (p * m < alpha) & (kb > ka), dtype=pl.Boolean),
+        ((pl.col("p_value") * m < alpha) & (pl.col("n_shadowed_right") > pl.col("n_winner_right"))).alias("flagged"),
     )
-    return out.sort(["flagged", "n_shadowed_right", "rule", "shadowed_rule", "signal"],
-                    descending=[True, True, False, False, False], nulls_last=True)
+    return out.sort(["flagged", "n_shadowed_right", "rule", "shadowed_rule", "signal", "shadowed_signal"],
+                    descending=[True, True, False, False, False, False], nulls_last=True)
 
 
 def diagnose_rules(
@@ -436,7 +467,8 @@ def diagnose_rules(
         name); default the taxonomy's shipped table.
     since : ignore decisions classified before this date.
     min_count : accuracies resting on fewer labelled events are flagged ``low_count``.
-    alpha : family-wise level of the shadowing sign tests (Bonferroni over the pairs).
+    alpha : family-wise level of the shadowing sign tests (Bonferroni over every test:
+        each pooled row and each signal pair).
 
     Returns
     -------
