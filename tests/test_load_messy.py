@@ -659,9 +659,9 @@ def test_a_line_split_in_two_is_two_bad_lines(tmp_path: Path) -> None:
     tel = load(f)
     assert _events(tel) == {1: "r1", 6: "r3"}
     assert _quarantine(tel) == {
-        2: ("invalid-json", "Unterminated string starting at at column 46"),
+        2: ("invalid-json", "Unterminated string starting at column 46"),
         3: ("invalid-json", "Expecting value at column 1"),
-        4: ("invalid-json", "Unterminated string starting at at column 76"),
+        4: ("invalid-json", "Unterminated string starting at column 76"),
         5: ("invalid-json", "Expecting value at column 1"),
     }
 

@@ -1151,14 +1151,12 @@ def _refine(problem: str, detail: str | None, text: str, *, unterminated: bool) 
                                            "deeply to read)")
         return "invalid-json", f"{kind} nested too deeply to read"
     except ValueError as exc:
-        msg = getattr(exc, "msg", str(exc))
-        col = getattr(exc, "colno", None)
-        where = f" at column {col}" if col else ""
+        msg, where = _json_error(exc, stripped, lead=len(text) - len(text.lstrip(JSON_WHITESPACE)))
         if unterminated:
             return "truncated-last-line", f"the file ends inside this line (no newline, {msg}{where})"
         if stripped.startswith("{") and stripped.endswith("}") and UNESCAPED_QUOTE.search(stripped):
             return "unescaped-quote", f"a double quote inside a string is not escaped ({msg}{where})"
-        return "invalid-json", f"{msg}{where}"
+        return "invalid-json", _json_error_detail(exc, stripped, msg, where)
     if isinstance(value, dict) and problem == "invalid-json":
         surrogate = _lone_surrogate(value)
         if surrogate is not None:
@@ -1174,6 +1172,38 @@ def _refine(problem: str, detail: str | None, text: str, *, unterminated: bool) 
         "not one of the four formats (needs eventType, event, failures/must_fix_keys or code); "
         f"keys: {keys}" + (f" (known: {', '.join(known)})" if known else "")
     )
+
+
+def _json_error(exc: ValueError, text: str, *, lead: int = 0) -> tuple[str, str]:
+    """(message, " at column N") of a JSON error in ``text``, a line with ``lead`` characters
+    of white space cut off its start (the column counts them)."""
+    msg = getattr(exc, "msg", str(exc)).removesuffix(" at")  # "Unterminated string starting at"
+    pos = getattr(exc, "pos", None)
+    return msg, (f" at column {pos + lead + 1}" if isinstance(pos, int) else "")
+
+
+#: How JSON writes a control character inside a string.
+_JSON_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r", "\b": "\\b", "\f": "\\f"}
+
+
+def _json_error_detail(exc: ValueError, text: str, msg: str, where: str) -> str:
+    """What a person needs to see about a JSON error: for the ones shell writers make (a raw
+    control character such as a tab or an ANSI escape, a backslash that starts no escape),
+    which character and how JSON writes it."""
+    pos = getattr(exc, "pos", None)
+    char = text[pos] if isinstance(pos, int) and 0 <= pos < len(text) else ""
+    if msg == "Invalid control character" and char:
+        written = _JSON_ESCAPES.get(char, f"\\u{ord(char):04x}")
+        return (f"a control character (U+{ord(char):04X}) inside a string is not escaped{where} "
+                f"(JSON writes it {written})")
+    if msg == "Invalid \\escape" and char == "\\":
+        shown = text[pos : pos + 2]
+        return (f"a backslash inside a string is not escaped{where} ({shown} is no JSON escape; "
+                "JSON writes a backslash as \\\\)")
+    if msg == "Unterminated string starting" and re.search(r'(?<!\\)(\\\\)*\\"\s*[}\]]$', text):
+        return (f"{msg}{where} (a backslash at the end of a value escapes its closing quote; "
+                "JSON writes a backslash as \\\\)")
+    return f"{msg}{where}"
 
 
 def _lone_surrogate(value: Any) -> int | None:
