@@ -60,3 +60,65 @@ def test_lifecycle_times_as_date_writes_them(tmp_path: Path) -> None:
         assert q == {i: ("bad-timestamp", f"timestamp is not an ISO-8601 date-time: {json.dumps(ts)}")
                      for i, ts in enumerate(bad, len(written) + 1)}
         tel.close()
+
+
+def test_lifecycle_lines_from_a_bash_writer(tmp_path: Path) -> None:
+    # printf '{"timestamp":"%s","severity":"%s","event":"%s",...,"message":"%s"}\r\n' with the
+    # values pasted in as they are; the file opens with a UTF-8 byte order mark.
+    head = '{"timestamp":"2026-09-08T09:00:0%d.000Z","severity":"%s","event":"%s"'
+    lines = [
+        (head % (1, "ERROR", "failure.classified")) + ',"feature_id":"f1","session_id":"s1",'
+        '"metadata":{"failure_type":"compile","severity":"blocking","recipe":"recipes/compile.md"},'
+        '"message":"error TS2304: Cannot find name \'UserProfile\'"}',                       # 1: good
+        (head % (2, "Warn", "recovery.attempted")) + "}",                                    # 2: optional keys absent
+        (head % (3, "info", "recovery.attempted")) + ',"message":"retrying "mcp-server" once"}',  # 3: quotes
+        (head % (4, "error", "recovery.escalated")) + ',"message":"see C:\\Users\\ci\\build.log"}',  # 4: \U
+        (head % (5, "error", "recovery.escalated")) + ',"message":"output in C:\\build\\"}',  # 5: \" ends it
+        (head % (6, "error", "recovery.attempted")) + ',"message":"C:\\temp\\new"}',        # 6: \t, \n: good
+        (head % (7, "error", "failure.classified")) + ',"message":"tsc:\tTS2304"}',          # 7: a raw tab
+        (head % (8, "error", "failure.classified")) + ',"message":"\x1b[31merror\x1b[0m"}',  # 8: raw ANSI
+        (head % (9, "error", "failure.classified")) + ',"metadata":"failure_type=compile"}',  # 9: a string
+        (head % (1, "error", "recovery.degraded")) + ',"message":"trailing comma",}',       # 10: good
+        (head % (2, "error", "recovery.attempted")) + ',"feature_id":,"message":"unset"}',   # 11: empty value
+        (head % (3, "error", "recovery.succeeded")) + ',"message":"cut',                    # 12: cut, last
+    ]
+    f = tmp_path / "lifecycle.log"
+    f.write_bytes(b"\xef\xbb\xbf" + "\r\n".join(lines).encode())
+    db = tmp_path / "t.duckdb"
+    tel = load(f, db=db)
+    assert _events(tel, "event_type, severity, message") == {
+        1: ("failure.classified", "error", "error TS2304: Cannot find name 'UserProfile'"),
+        2: ("recovery.attempted", "warn", None),
+        6: ("recovery.attempted", "error", "C:\temp\new"),  # valid escapes: read as JSON says
+        10: ("recovery.degraded", "error", "trailing comma"),
+    }
+    assert tel.sql("SELECT failure_type, failure_severity, recipe FROM lifecycle WHERE line = 1").fetchall() == [
+        ("compile", "blocking", "recipes/compile.md")]
+    backslash = "JSON writes a backslash as \\\\"
+
+    def col(line: int, at: str, shift: int = 0) -> int:  # the 1-based column of ``at`` in a line
+        return lines[line - 1].index(at) + 1 + shift
+
+    assert _quarantine(tel) == {
+        3: ("unescaped-quote", "a double quote inside a string is not escaped (Expecting ',' delimiter at "
+                               f"column {col(3, 'mcp-server')})"),
+        4: ("invalid-json", f"a backslash inside a string is not escaped at column {col(4, 'Users', -1)} "
+                            f"(\\U is no JSON escape; {backslash})"),
+        5: ("invalid-json", f"Unterminated string starting at column {col(5, 'output', -1)} (a backslash at the "
+                            f"end of a value escapes its closing quote; {backslash})"),
+        7: ("invalid-json", f"a control character (U+0009) inside a string is not escaped at column "
+                            f"{col(7, chr(9))} (JSON writes it \\t)"),
+        8: ("invalid-json", f"a control character (U+001B) inside a string is not escaped at column "
+                            f"{col(8, chr(27))} (JSON writes it \\u001b)"),
+        9: ("wrong-type", "metadata must be an object, got a string"),
+        11: ("invalid-json", f"Expecting value at column {col(11, ':,', 1)}"),
+        12: ("truncated-last-line", "the file ends inside this line (no newline, Unterminated string starting at "
+                                    f"column {col(12, 'cut', -1)})"),
+    }
+    raw = dict(tel.sql("SELECT line, raw FROM quarantine").fetchall())
+    assert raw[3] == lines[2] and raw[12] == lines[11]  # as written, without the line end
+    tel.close()
+    again = load(f, db=db)
+    assert again.summary.events_added == 0 and again.summary.quarantined == 0
+    assert again.summary.files[0].status == "unchanged"
+    again.close()

@@ -185,7 +185,7 @@ EVENTS_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("project_id", "VARCHAR", "projectId (000)"),
     ("signals", "VARCHAR[]", "signal names, normalised: lower case, '_' and spaces as '-' (000)"),
     ("metadata", "JSON", "metadata object (000, 001)"),
-    ("severity", "VARCHAR", "severity (001)"),
+    ("severity", "VARCHAR", "severity (001), in lower case"),
     ("feature_id", "VARCHAR", "feature_id (001)"),
     ("session_id", "VARCHAR", "session_id (001)"),
     ("message", "VARCHAR", "message (001)"),

@@ -382,7 +382,7 @@ def _columns(formats: tuple[Format, ...] = FORMATS, gate: str | None = None) -> 
         "project_id": when("failure-event", v["projectId"]),
         "signals": when("failure-event", _normalised(v["signals"], _RAW["signals"])),
         "metadata": by_source({"failure-event": v["metadata"], "lifecycle": v["metadata"]}),
-        "severity": when("lifecycle", v["severity"]),
+        "severity": when("lifecycle", f"lower({v['severity']})"),  # shell writers spell it ERROR, Warn …
         "feature_id": when("lifecycle", v["feature_id"]),
         "session_id": when("lifecycle", v["session_id"]),
         "message": when("lifecycle", v["message"]),
