@@ -122,3 +122,67 @@ def test_lifecycle_lines_from_a_bash_writer(tmp_path: Path) -> None:
     assert again.summary.events_added == 0 and again.summary.quarantined == 0
     assert again.summary.files[0].status == "unchanged"
     again.close()
+
+
+# --------------------------------------------------------------------------- AgentFailure objects (seed 004)
+
+
+def _agent(**extra: object) -> dict:
+    """An AgentFailure as serde writes it (camelCase, exitCode/signal/stderrTail left out when empty)."""
+    rec: dict[str, object] = {"code": "killed", "title": "Agent process was killed",
+                              "detail": "Terminated by a signal — most often the OS out-of-memory killer.",
+                              "signal": 9, "retryable": False}
+    rec.update(extra)
+    return rec
+
+
+def test_agent_failures_with_null_strings_numbers_and_extra_keys(tmp_path: Path) -> None:
+    ansi = "\x1b[31merror\x1b[0m: JavaScript heap out of memory\n"
+    huge = ansi * 40_000 + "\x00 core dumped\n"  # about 2 MB, ANSI colours and a NUL, escaped by serde
+    lines = [
+        _agent(),                                                       # 1
+        _agent(exitCode=None, signal=None),                             # 2: null is absent
+        _agent(code="unknown_non_zero", exitCode=2, signal=None, stderrTail=huge),  # 3
+        _agent(exitCode="137"),                                         # 4: a string for an integer
+        _agent(signal="SIGKILL"),                                       # 5
+        _agent(signal=9.0),                                             # 6
+        _agent(code="Killed"),                                          # 7: codes are snake_case names
+        _agent(code="timeout"),                                         # 8
+        # extra keys a logging writer adds, some of them another format's marker
+        _agent(agentId="uid-x", pane=3, host={"name": "ci-7", "tags": ["a"]}),               # 9
+        _agent(ts="2026-09-08T10:00:00.000Z", runId="run-9"),                                # 10
+        _agent(timestamp="2026-09-08T12:00:01+02:00", event="agent.failed", session_id="s1"),  # 11
+        _agent(event="agent.failed"),                                   # 12: a lifecycle marker, no timestamp
+        _agent(failures=["tests/a.py::t"]),                             # 13: a retry-log marker, no ts
+        _agent(eventType="agent-failure"),                              # 14: a failure-event marker
+        {"ts": "2026-09-08T10:00:02.000Z", "event": "retry", "failures": ["tests/a.py::t"]},  # 15: retry log + event
+        {"timestamp": "2026-09-08T10:00:03Z", "event": "recovery.attempted", "code": 2},      # 16: lifecycle + code
+        _agent(title=None),                                             # 17: required, null
+    ]
+    f = tmp_path / "agent-failures.jsonl"
+    f.write_text("".join(json.dumps(r, ensure_ascii=i % 2 == 0) + "\n" for i, r in enumerate(lines)))
+    db = tmp_path / "t.duckdb"
+    tel = load(f, db=db)
+    got = _events(tel, "source, ts, ai_classification, exit_code, posix_signal, retryable")
+    agent = ("agent-failure", None, "killed", None, 9, False)
+    assert got == {
+        1: agent, 2: ("agent-failure", None, "killed", None, None, False),
+        3: ("agent-failure", None, "unknown_non_zero", 2, None, False),
+        9: agent, 10: ("agent-failure", dt.datetime(2026, 9, 8, 10, 0), *agent[2:]),
+        11: ("agent-failure", dt.datetime(2026, 9, 8, 10, 0, 1), *agent[2:]), 12: agent, 13: agent, 14: agent,
+        15: ("retry-log", dt.datetime(2026, 9, 8, 10, 0, 2), None, None, None, None),
+        16: ("lifecycle", dt.datetime(2026, 9, 8, 10, 0, 3), None, None, None, None),
+    }
+    assert tel.sql("SELECT stderr_tail = ? FROM agent_failures WHERE line = 3", [huge]).fetchall() == [(True,)]
+    assert _quarantine(tel) == {
+        4: ("wrong-type", "exitCode must be an integer, got a string"),
+        5: ("wrong-type", "signal must be an integer, got a string"),
+        6: ("wrong-type", "signal must be an integer, got a number"),
+        7: ("unknown-event-type", 'unknown code "Killed" for an agent-failure line'),
+        8: ("unknown-event-type", 'unknown code "timeout" for an agent-failure line'),
+        17: ("missing-field", "missing required field(s): title"),
+    }
+    tel.close()
+    again = load(f, db=db)
+    assert again.summary.events_added == 0 and again.summary.files[0].status == "unchanged"
+    again.close()

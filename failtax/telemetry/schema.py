@@ -175,7 +175,7 @@ EVENTS_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("event_id", "VARCHAR", "stable id: the line's XXH3-128, first 64 bits in hex (file-independent)"),
     ("source", "VARCHAR", "failure-event | lifecycle | retry-log | agent-failure"),
     ("event_type", "VARCHAR", "eventType (000), event (001), test-failures / must-fix (003), agent-failure (004)"),
-    ("ts", "TIMESTAMP", "event time, UTC (ts / timestamp); NULL for AgentFailure objects"),
+    ("ts", "TIMESTAMP", "event time, UTC (ts / timestamp); for AgentFailure objects only the ts or timestamp a writer added"),
     ("skill", "VARCHAR", "skillName (000)"),
     ("ai_classification", "VARCHAR", "aiClassification (000), metadata.failure_type (001), code (004)"),
     ("ai_suggestion", "VARCHAR", "aiSuggestion (000), metadata.recipe (001)"),

@@ -43,7 +43,6 @@ from failtax.telemetry.schema import (
     FIELDS,
     FORMATS,
     RESOLVED_EVENT_TYPES,
-    SOURCES,
     TYPE_NAMES,
     Format,
 )
@@ -205,6 +204,11 @@ def _json_kind(key: str) -> str:
     )
 
 
+def _article(word: str) -> str:
+    """``word`` after "a" or "an"."""
+    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
+
+
 def _checks(fmt: Format) -> tuple[str, str, str]:
     """(marker test, problem, detail) for one format."""
     keys = fmt.required + fmt.optional
@@ -224,7 +228,7 @@ def _checks(fmt: Format) -> tuple[str, str, str]:
     if fmt.kind_key:
         kind = _COL[fmt.kind_key]
         conds.append((f"{kind} NOT IN {_sql_list(fmt.kinds)}", "unknown-event-type",
-                      f"'unknown {fmt.kind_key} ' || to_json({kind})::VARCHAR || ' for a {fmt.source} line'"))
+                      f"'unknown {fmt.kind_key} ' || to_json({kind})::VARCHAR || ' for {_article(fmt.source)} line'"))
     if fmt.time_key:
         conds.append((f"{_timestamp(_COL[fmt.time_key])} IS NULL", "bad-timestamp",
                       f"'{fmt.time_key} is not an ISO-8601 date-time: ' || to_json({_COL[fmt.time_key]})::VARCHAR"))
@@ -371,7 +375,9 @@ def _columns(formats: tuple[Format, ...] = FORMATS, gate: str | None = None) -> 
         "source": "source",
         "event_type": by_source({"failure-event": v["eventType"], "lifecycle": v["event"], "retry-log": retry_type,
                                  "agent-failure": "'agent-failure'"}),
-        "ts": by_source({s: _ts("timestamp" if s == "lifecycle" else "ts") for s in SOURCES}),
+        # (an AgentFailure has no time of its own; a writer that logs one may add ts or timestamp)
+        "ts": by_source({"failure-event": _ts("ts"), "lifecycle": _ts("timestamp"), "retry-log": _ts("ts"),
+                         "agent-failure": f"coalesce({_ts('ts')}, {_ts('timestamp')})"}),
         "skill": when("failure-event", v["skillName"]),
         "ai_classification": by_source({"failure-event": v["aiClassification"],
                                         "lifecycle": f"{v['metadata']}->>'failure_type'", "agent-failure": v["code"]}),
@@ -412,6 +418,31 @@ def _keys(formats: tuple[Format, ...]) -> tuple[str, ...]:
     return tuple(k for k in FIELDS if k in wanted)
 
 
+def _source_case(formats: tuple[Format, ...]) -> str:
+    """SQL naming a line's format from its raw fragments.
+
+    The first format whose marker key and required keys are all there, with a kind
+    (``eventType``, ``event``, ``code``) it knows; else the first whose marker key is there
+    (its checks then say what is wrong). An object of one format that also carries another
+    format's marker (an AgentFailure or a retry-log entry with an ``event`` key, an
+    AgentFailure with ``failures`` or in an envelope with ``timestamp`` and an ``event`` of
+    its own) is read as the format it is whole in, not quarantined for lacking the other's
+    keys.
+    """
+    def marker(fmt: Format) -> str:
+        return "(" + " OR ".join(_present(k) for k in fmt.marker) + ")"
+
+    def is_whole(fmt: Format) -> str:
+        conds = [marker(fmt), *(_present(k) for k in fmt.required)]
+        if fmt.kind_key:
+            conds.append(f"{_RAW[fmt.kind_key]} IN {_json_sql_list(fmt.kinds)}")
+        return " AND ".join(conds)
+
+    whole = [f"WHEN {is_whole(f)} THEN '{f.source}'" for f in formats]
+    some = [f"WHEN {marker(f)} THEN '{f.source}'" for f in formats]
+    return "CASE " + " ".join(whole + some) + " END"
+
+
 def _sourced(relation: str, *, guarded: bool = True, formats: tuple[Format, ...] = FORMATS, gate: str | None = None) -> str:
     keys = _keys(formats)
     struct = json.dumps({k: "JSON" for k in keys})
@@ -419,9 +450,7 @@ def _sourced(relation: str, *, guarded: bool = True, formats: tuple[Format, ...]
         [f'CAST(j."{k}" AS VARCHAR) AS {_RAW[k]}' for k in keys]
         + [f'j."{k}" AS {name}' for k, name in _JSON.items() if k in keys]
     )
-    source = "CASE " + " ".join(
-        "WHEN " + " OR ".join(_present(k) for k in fmt.marker) + f" THEN '{fmt.source}'" for fmt in formats
-    ) + " END"
+    source = _source_case(formats)
     return f"""
 WITH parsed AS (
   SELECT file, line_no, h, eid,{f" {gate}," if gate else ""}
