@@ -186,3 +186,62 @@ def test_agent_failures_with_null_strings_numbers_and_extra_keys(tmp_path: Path)
     again = load(f, db=db)
     assert again.summary.events_added == 0 and again.summary.files[0].status == "unchanged"
     again.close()
+
+
+# --------------------------------------------------------------------------- retry logs (seed 003)
+
+
+def test_retry_logs_with_empty_lists_unicode_ids_and_every_kind_of_scope(tmp_path: Path) -> None:
+    def entry(second: int, **keys: object) -> dict:
+        return {"ts": f"2026-09-08T10:00:{second:02d}.000Z", **keys}
+
+    scope = {"run_id": "go-1", "task_id": "task-1"}
+    lines = [
+        entry(0, failures=[], scope=scope),                                                   # 1: all passed
+        entry(1, failures=["tests/test_日本.py::test_café[é-1]", "tests/a.py::t[1,2]"], scope=scope),  # 2
+        entry(2, failures=["tests/test_日本.py::test_café[é-1]"], scope=scope),                # 3: again: streak 2
+        entry(3, must_fix_keys=["src/auth.ts:middleware:缺少測試", 'src/a.ts:f:"quoted"'],
+              scope={"runId": "go-2", "task": "t-2"}),                                        # 4: other spellings
+        entry(4, must_fix_keys=[]),                                                           # 5: no scope
+        entry(5, failures=["x"], scope=None),                                                 # 6: null scope
+        entry(6, failures=["x", None], must_fix_keys=["k"], scope={}),                        # 7: both, a null id
+        entry(7, failures=["tests/\\u00e9.py::t"]),                                           # 8 (see below)
+        entry(8, failures=None, must_fix_keys=None, scope=scope),                             # 9: markers null
+        entry(9, failures="tests/a.py::t"),                                                   # 10: a string
+        entry(10, failures=[1, 2]),                                                           # 11: numbers
+        entry(11, failures=["a"], scope="go-1"),                                              # 12: scope a string
+        {"failures": ["a"], "scope": scope},                                                  # 13: no ts
+        entry(2, failures=["tests/test_日本.py::test_café[é-1]"], scope=scope),                # 14: = line 3
+    ]
+    text = "".join(json.dumps(r, ensure_ascii=i % 3 == 0) + "\n" for i, r in enumerate(lines))
+    text = text.replace("\\\\u00e9", "\\u00e9")  # line 8: the id written with an escape
+    f = tmp_path / "retries.log"
+    f.write_text(text, encoding="utf-8")
+    db = tmp_path / "t.duckdb"
+    tel = load(f, db=db)
+    assert _events(tel, "event_type, failures, must_fix_keys, run_id, task_id") == {
+        1: ("test-failures", [], None, "go-1", "task-1"),
+        2: ("test-failures", ["tests/test_日本.py::test_café[é-1]", "tests/a.py::t[1,2]"], None, "go-1", "task-1"),
+        3: ("test-failures", ["tests/test_日本.py::test_café[é-1]"], None, "go-1", "task-1"),
+        4: ("must-fix", None, ["src/auth.ts:middleware:缺少測試", 'src/a.ts:f:"quoted"'], "go-2", "t-2"),
+        5: ("must-fix", None, [], None, None),
+        6: ("test-failures", ["x"], None, None, None),
+        7: ("test-failures+must-fix", ["x"], ["k"], None, None),
+        8: ("test-failures", ["tests/é.py::t"], None, None, None),
+    }
+    streaks = tel.sql("SELECT kind, key, streak, over_budget FROM retry_streaks WHERE scope_run_id = 'go-1'").fetchall()
+    assert sorted(streaks) == [("test", "tests/a.py::t[1,2]", 0, False),
+                               ("test", "tests/test_日本.py::test_café[é-1]", 2, True)]
+    q = _quarantine(tel)
+    assert q[9] == ("unknown-format", "not one of the four formats (needs eventType, event, failures/must_fix_keys "
+                                      "or code); keys: ts, failures, must_fix_keys, scope (known: failures, "
+                                      "must_fix_keys, scope, ts); failures and must_fix_keys are null, which counts "
+                                      "as absent")
+    assert {line: reason for line, (reason, _) in q.items()} == {
+        9: "unknown-format", 10: "wrong-type", 11: "wrong-type", 12: "wrong-type", 13: "missing-field"}
+    assert q[12] == ("wrong-type", "scope must be an object, got a string")
+    assert tel.summary.duplicates == 1
+    tel.close()
+    again = load(f, db=db)
+    assert again.summary.events_added == 0 and again.summary.duplicates == 0
+    again.close()

@@ -64,7 +64,7 @@ from failtax.telemetry.files import (
     string_array,
     tail_matches,
 )
-from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, QUARANTINE_COLUMNS, SOURCES
+from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, FORMATS, QUARANTINE_COLUMNS, SOURCES
 from failtax.telemetry.validate import (
     UNESCAPED_QUOTE,
     build_insert_sql,
@@ -1168,10 +1168,16 @@ def _refine(problem: str, detail: str | None, text: str, *, unterminated: bool) 
         return "not-an-object", f"expected a JSON object, got {kind}"
     known = sorted(k for k in value if k in FIELDS)
     keys = ", ".join(list(value)[:8]) or "none"
+    nulls = [k for k in _MARKERS if k in value and value[k] is None]
     return "unknown-format", (
         "not one of the four formats (needs eventType, event, failures/must_fix_keys or code); "
         f"keys: {keys}" + (f" (known: {', '.join(known)})" if known else "")
+        + (f"; {' and '.join(nulls)} {'is' if len(nulls) == 1 else 'are'} null, which counts as absent" if nulls else "")
     )
+
+
+#: The keys that tell the formats apart.
+_MARKERS = tuple(k for f in FORMATS for k in f.marker)
 
 
 def _json_error(exc: ValueError, text: str, *, lead: int = 0) -> tuple[str, str]:
