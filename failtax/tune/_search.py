@@ -7,8 +7,10 @@ signal combination found by pair counts or by a shallow decision tree), replays 
 edited table on the aggregated design, and measures the moved decisions: wins (the
 person's action now carries out the suggestion) and losses. A change point in the weekly
 wins/losses restricts the evidence to the latest weeks when the change's direction flips
-(drift). A candidate is accepted when its labelled support, its Bonferroni-adjusted
-one-sided binomial p-value, its gain and the lower bound of its Newcombe interval all pass;
+(drift) and the split passes the same Bonferroni-adjusted level as the change itself (a
+change point tested on every candidate turns up by chance in some). A candidate is
+accepted when its labelled support, its Bonferroni-adjusted one-sided binomial p-value,
+its gain and the lower bound of its Newcombe interval all pass;
 the best accepted candidate is applied and the next round starts from the new table,
 because edits interact through route order. Edits of the same events whose gains differ
 by no more than sampling noise are tied, and a tie goes to the smallest change: a route
@@ -64,6 +66,7 @@ class Evaluation:
     transitions: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # old, new bucket, count per group
     effect: int = 0  # hash of (moved sets, their new buckets)
     moved_sets: np.ndarray = None  # type: ignore[assignment]  # ids of the sets that change bucket
+    since_p: float = 1.0  # p-value of the change point (Bonferroni over the splits)
 
     @property
     def moves(self) -> tuple[tuple[int, int, int], ...]:
@@ -139,28 +142,38 @@ def change_point(b_w: np.ndarray, c_w: np.ndarray, *, alpha: float) -> int | Non
     candidate week; when the best split is significant (likelihood ratio, Bonferroni over
     the splits) and the change helps on one side but not the other, the later side is
     the regime that matters for a table used from now on.
+
+    >>> change_point(np.array([0, 1, 0, 9, 8, 9]), np.array([9, 8, 9, 1, 0, 1]), alpha=0.05)
+    3
     """
+    week, p = change_point_test(b_w, c_w)
+    return week if p < alpha else None
+
+
+def change_point_test(b_w: np.ndarray, c_w: np.ndarray) -> tuple[int | None, float]:
+    """:func:`change_point`'s best split and its p-value (Bonferroni over the splits);
+    ``(None, 1.0)`` when no split flips the direction of the change."""
     W = len(b_w)
     if W < 2:
-        return None
+        return None, 1.0
     cb = np.cumsum(b_w)[:-1]
     cc = np.cumsum(c_w)[:-1]
     tb, tc = float(np.sum(b_w)), float(np.sum(c_w))
     if tb + tc == 0:
-        return None
+        return None, 1.0
     ll = _bern_ll(cb, cc) + _bern_ll(tb - cb, tc - cc)
     ll0 = float(_bern_ll(np.array([tb]), np.array([tc]))[0])
     k = int(np.argmax(ll))
     stat = 2.0 * (float(ll[k]) - ll0)
-    if stat <= 0 or special.chdtrc(1, stat) * (W - 1) >= alpha:
-        return None
+    if stat <= 0:
+        return None, 1.0
     b1, c1 = cb[k], cc[k]
     b2, c2 = tb - b1, tc - c1
     early_helps = b1 > c1
     late_helps = b2 > c2
     if early_helps == late_helps:
-        return None
-    return k + 1
+        return None, 1.0
+    return k + 1, min(1.0, float(special.chdtrc(1, stat)) * (W - 1))
 
 
 class Searcher:
@@ -228,7 +241,11 @@ class Searcher:
         return int((per * ag).sum()), int(per[:, d.kind_agree_row].sum())
 
     # ------------------------------------------------------------------ evaluate
-    def evaluate(self, cand: Candidate, routes: tuple[RouteRule, ...], cur: np.ndarray) -> Evaluation | None:
+    def evaluate(self, cand: Candidate, routes: tuple[RouteRule, ...], cur: np.ndarray, *,
+                 drift_alpha: float | None = None) -> Evaluation | None:
+        """Replay ``cand`` and measure the decisions it moves. A change point in its weekly
+        wins and losses restricts the evidence to the latest regime when it passes
+        ``drift_alpha`` (default the search's ``alpha``)."""
         d = self.d
         try:
             new_routes = apply_edits(routes, cand.edits)
@@ -255,7 +272,9 @@ class Searcher:
         per_week = np.einsum("mkw,mkj->jw", sub, masks)  # (6, W)
         b_w, c_w = per_week[0], per_week[1]
         tb, tc = b_w.sum(), c_w.sum()
-        since = change_point(b_w, c_w, alpha=self.alpha) if (tb >= 3 and tc > 0) else None
+        since, since_p = change_point_test(b_w, c_w) if (tb >= 3 and tc > 0) else (None, 1.0)
+        if since_p >= (self.alpha if drift_alpha is None else drift_alpha):
+            since = None
         sl = slice(since or 0, None)
         tot = per_week[:, sl].sum(axis=1)
         wins, losses, k_old, k_new, n_moved, support = (int(x) for x in tot)
@@ -272,7 +291,7 @@ class Searcher:
             cand=cand, routes=new_routes, moved=moved, support=support, wins=wins, losses=losses,
             n=N, k_old=k_old, k_new=k_new, n_moved=n_moved, gain=gain, gain_low=lo, gain_high=hi,
             p_value=sign_test_greater(wins, losses), since=since, transitions=(o, nw, per_set),
-            effect=hash((ms.tobytes(), nw.tobytes())), moved_sets=ms,
+            effect=hash((ms.tobytes(), nw.tobytes())), moved_sets=ms, since_p=since_p,
         )
 
     def refusal(self, e: Evaluation, alpha_adj: float) -> str:
@@ -304,6 +323,11 @@ class Searcher:
             # Candidates that move the same events to the same buckets test one hypothesis.
             m = max(1, len({e.effect for e in evals}))
             alpha_adj = self.alpha / m
+            # A drift is one more claim about each candidate: tested on all of them, a
+            # change point at the search's alpha turns up by chance in some, and judging
+            # those on their latest weeks only would favour them. It must pass the same
+            # bar as the change; otherwise the candidate is judged on all its weeks.
+            evals = [self._without_weak_drift(e, routes, cur, alpha_adj) for e in evals]
             passing = [e for e in evals if not self.refusal(e, alpha_adj)]
             if not passing or len(accepted) >= max_changes:
                 watch = self._watch(evals, alpha_adj)
@@ -331,6 +355,14 @@ class Searcher:
             if best.since is not None:
                 self.forget_before(best.cand.signals, best.since)
         return routes, accepted, watch
+
+    def _without_weak_drift(self, e: Evaluation, routes: tuple[RouteRule, ...], cur: np.ndarray,
+                            alpha_adj: float) -> Evaluation:
+        if e.since is None or e.since_p < alpha_adj:
+            return e
+        again = self.evaluate(e.cand, routes, cur, drift_alpha=alpha_adj)
+        self.n_evaluated -= 1  # the same candidate, measured again
+        return again if again is not None else e
 
     def forget_before(self, signals: Sequence[str], week: int) -> None:
         """Ignore evidence before ``week`` for every set carrying one of ``signals``."""
