@@ -170,7 +170,9 @@ def test_every_planted_defect_is_fixed(taxonomy, seed):
     truth_last = last["true_bucket"].to_numpy()
     before = np.mean(predict_buckets(taxonomy, last) == truth_last)
     after = np.mean(t.predict(last) == truth_last)
-    assert before < 0.9 and after > 0.98
+    # the planted defects cost the shipped table at least 5 points in the last week (how
+    # many depends on how many signals the table has beside them); the tuned one is right
+    assert before <= 0.95 and after > 0.98 and after - before >= 0.05
     for d in truth["defects"]:
         if d["kind"] == "rule-too-early":
             continue  # a pair: checked through the accuracy above
