@@ -245,3 +245,164 @@ def test_retry_logs_with_empty_lists_unicode_ids_and_every_kind_of_scope(tmp_pat
     again = load(f, db=db)
     assert again.summary.events_added == 0 and again.summary.duplicates == 0
     again.close()
+
+
+def _pretty(rec: dict) -> str:
+    """An object as serde_json::to_string_pretty writes it (two-space indent, ": ")."""
+    return json.dumps(rec, indent=2, ensure_ascii=False)
+
+
+def test_agent_failures_written_over_several_lines_are_read_whole(tmp_path: Path) -> None:
+    def auth(where: str) -> dict:
+        return _agent(code="auth", title="Authentication failed", detail=f"Credentials rejected ({where}).",
+                      signal=None, exitCode=1, stderrTail="API Error: 401 {\"type\":\"authentication_error\"}\n[x]")
+
+    def net(where: str) -> dict:
+        return _agent(code="network", title="Network error", detail=where, signal=None, retryable=True)
+
+    d = tmp_path / "dumps"
+    d.mkdir()
+    # a pretty-printed object after another, the file without a final newline
+    (d / "one.json").write_text(_pretty(auth("one")) + "\n" + _pretty(net("one")))
+    # a pretty-printed array of them (json.dumps(failures, indent=2))
+    (d / "array.json").write_text(json.dumps([auth("array"), net("array")], indent=2) + "\n")
+    # an array on one line, and an array streamed one element per line
+    (d / "batches.jsonl").write_text(json.dumps([auth("b1"), net("b1")]) + "\n" + "[\n" + json.dumps(auth("b2"))
+                                     + ",\n" + json.dumps(net("b2")) + "\n]\n")
+    # JSON Lines with pretty-printed objects among them: a good one, one of the wrong type,
+    # one broken inside, one the same as in one.json, one cut by the end of the file
+    broken = _pretty(auth("m")).replace('"Credentials rejected', '"Credentials "rejected"')
+    mixed = [json.dumps(net("m")), _pretty(auth("m")), _pretty(_agent(exitCode="1")), json.dumps(_agent()), broken,
+             _pretty(net("one")), _pretty(net("m"))[:-10]]
+    (d / "mixed.jsonl").write_text("\n".join(mixed))
+    starts = {}  # piece of mixed.jsonl -> its first line
+    line = 1
+    for i, piece in enumerate(mixed):
+        starts[i] = line
+        line += piece.count("\n") + 1
+
+    db = tmp_path / "t.duckdb"
+    tel = load([d / "one.json", d / "array.json", d / "batches.jsonl", d / "mixed.jsonl"], db=db)
+    by_file: dict[str, list] = {}
+    for f, line, code in tel.sql("SELECT file, line, ai_classification FROM events ORDER BY file, line, 3").fetchall():
+        by_file.setdefault(Path(f).name, []).append((line, code))
+    n_auth = _pretty(auth("one")).count("\n") + 1
+    assert by_file == {
+        "one.json": [(1, "auth")],
+        "array.json": [(2, "auth"), (2 + n_auth, "network")],
+        "batches.jsonl": [(1, "auth"), (1, "network"), (3, "auth"), (4, "network")],
+        # net("one") pretty-printed here too: the same bytes as in one.json, kept once (with
+        # the file whose name sorts first, as for duplicate records found in one block)
+        "mixed.jsonl": [(starts[0], "network"), (starts[1], "auth"), (starts[3], "killed"), (starts[5], "network")],
+    }
+    assert tel.summary.duplicates == 1
+    # read whole, the object's values are exactly what was written
+    assert tel.sql("SELECT title, detail, exit_code, stderr_tail FROM agent_failures WHERE parse_filename(file) = "
+                   "'one.json' AND line = 1").fetchall() == [
+        ("Authentication failed", "Credentials rejected (one).", 1, auth("one")["stderrTail"])]
+    q = {(Path(f).name, line): (reason, detail) for f, line, reason, detail in
+         tel.sql("SELECT file, line, reason, detail FROM quarantine").fetchall()}
+    # a whole object of the wrong type is one bad record, at its first line, with its text
+    assert q.pop(("mixed.jsonl", starts[2])) == ("wrong-type", "exitCode must be an integer, got a string")
+    raw = tel.sql("SELECT raw FROM quarantine WHERE line = ?", [starts[2]]).fetchall()
+    assert raw == [(_pretty(_agent(exitCode="1")),)]
+    # the broken and the cut objects cannot be read whole: each of their lines is a bad line
+    # that says which value it is part of and what is wrong with it
+    broken_lines = range(starts[4], starts[4] + broken.count("\n") + 1)
+    cut_lines = range(starts[6], starts[6] + mixed[6].count("\n") + 1)
+    where = f"a JSON value written over lines {broken_lines[0]} to {broken_lines[-1]}"
+    bad_at = f"line {starts[4] + 3}, column 27"
+    assert {line: q.pop(("mixed.jsonl", line)) for line in broken_lines} == {
+        line: ("unescaped-quote", f"{where}: a double quote inside a string is not escaped (Expecting ',' delimiter "
+                                  f"at {bad_at})") for line in broken_lines}
+    cut = f"part of a JSON value that opens at line {cut_lines[0]} and the file ends inside"
+    assert {line: q.pop(("mixed.jsonl", line)) for line in cut_lines} == {
+        **{line: ("invalid-json", cut) for line in cut_lines[:-1]},
+        cut_lines[-1]: ("truncated-last-line", "the file ends inside this line (no newline), in a JSON value that "
+                                               f"opens at line {cut_lines[0]}")}
+    # the streamed array's brackets hold no record (its elements are read on their own)
+    only = "no JSON value of its own (where an array or object written over several lines opens or closes)"
+    assert q == {("batches.jsonl", 2): ("invalid-json", f"a line of only [: {only}"),
+                 ("batches.jsonl", 5): ("invalid-json", f"a line of only ]: {only}")}
+    tel.close()
+    again = load([d / "one.json", d / "array.json", d / "batches.jsonl", d / "mixed.jsonl"], db=db)
+    assert again.summary.events_added == 0 and again.summary.quarantined == 0
+    assert {f.status for f in again.summary.files} == {"unchanged"}
+    again.close()
+
+
+def test_a_value_over_lines_is_read_whole_whatever_the_blocks(tmp_path: Path, monkeypatch) -> None:
+    import gzip
+    import sys
+
+    loader = sys.modules["failtax.telemetry.load"]
+    records = [_agent(code=code, detail=f"run {i}", exitCode=i) for i, code in enumerate(
+        ["auth", "network", "overloaded", "rate_limited", "max_turns", "no_output"] * 20)]
+    f = tmp_path / "failures.json"
+    f.write_text(json.dumps(records, indent=2) + "\n" + _pretty(records[0]).replace("auth", "Auth") + "\n"
+                 + _pretty(records[1])[:-30] + "\n")
+    g = tmp_path / "failures.json.gz"
+    g.write_bytes(gzip.compress(f.read_bytes().replace(b'"run ', b'"gz run ')))  # (not duplicates)
+    n_lines = f.read_text().count("\n")
+    k = _pretty(records[0]).count("\n") + 1  # lines per object
+    first = {i: 2 + i * k for i in range(len(records))}
+
+    def loaded(**kw):
+        tel = load([f, g], **kw)
+        got = (sorted(tel.sql("SELECT parse_filename(file), line, exit_code FROM events").fetchall()),
+               sorted(tel.sql("SELECT parse_filename(file), line, reason, detail FROM quarantine").fetchall()),
+               tel.summary.lines_read, tel.summary.duplicates)
+        tel.close()
+        return got
+
+    whole = loaded()
+    events, bad, lines_read, duplicates = whole
+    assert events == sorted((name, first[i], i) for name in ("failures.json", "failures.json.gz") for i in range(120))
+    assert lines_read == 2 * n_lines and duplicates == 0
+    after_array = first[119] + k + 1
+    assert {(line, reason) for name, line, reason, _ in bad if name == "failures.json"} == {
+        (after_array, "unknown-event-type"),  # the object with code "Auth": one bad record
+        *((line, "invalid-json") for line in range(after_array + k, n_lines + 1)),  # the cut one: each line
+    }
+    # small blocks cut the values anywhere: the same rows
+    monkeypatch.setattr(loader, "ROW_GROUP_ROWS", 7)
+    for chunk_bytes in (1000, 4096):
+        assert loaded(chunk_bytes=chunk_bytes) == whole
+        assert loaded(chunk_bytes=chunk_bytes, db=tmp_path / f"{chunk_bytes}.duckdb") == whole
+
+
+def test_a_value_over_lines_that_a_writer_is_still_on_is_read_whole_once_it_grows(tmp_path: Path) -> None:
+    import gzip
+
+    first, second, third = (_pretty(_agent(detail=d)) for d in ("first", "second", "third"))
+    head = json.dumps(_agent(detail="compact")) + "\r\n" + first + "\n"
+    cut_at_line = second.index("\n", 40) + 1  # the writer stopped after a whole line of the object
+    for gz in (False, True):
+        for cut in (60, cut_at_line):
+            f = tmp_path / f"{'gz' if gz else 'plain'}-{cut}" / ("failures.jsonl.gz" if gz else "failures.jsonl")
+            f.parent.mkdir()
+            db = f.parent / "t.duckdb"
+
+            def write(text: str, mode: str) -> None:
+                with open(f, mode) as fh:
+                    fh.write(gzip.compress(text.encode()) if gz else text.encode())
+
+            write(head + second[:cut], "wb")
+            tel = load(f, db=db)
+            assert _events(tel, "detail") == {1: "compact", 2: "first"}
+            opens = 2 + first.count("\n") + 1
+            q = _quarantine(tel)
+            assert set(q) == set(range(opens, opens + second[:cut].rstrip("\n").count("\n") + 1))
+            assert q[opens] == ("invalid-json", f"part of a JSON value that opens at line {opens} and the file ends "
+                                                "inside")
+            tel.close()
+            again = load(f, db=db)
+            assert again.summary.files[0].status == "unchanged" and again.summary.events_added == 0
+            again.close()
+            write(second[cut:] + "\n" + third + "\n", "ab")  # the writer goes on
+            grown = load(f, db=db)
+            assert grown.summary.files[0].status == "grown"
+            assert _events(grown, "detail") == {1: "compact", 2: "first", opens: "second",
+                                                opens + second.count("\n") + 1: "third"}
+            assert _quarantine(grown) == {} and grown.summary.events_added == 2
+            grown.close()

@@ -8,6 +8,14 @@ lines (found by a 64-bit hash, confirmed by the text or the line's whole 128-bit
 and builds the views (``signals``, ``decisions``, ``lifecycle``, ``retry_streaks``,
 ``agent_failures`` …, see :mod:`failtax.telemetry.views`).
 
+Records that are not one per line are read too: several objects on one line, objects
+beside NUL bytes or record separators, an array of objects on one line, an object and a
+comma (an array streamed one element per line), and a JSON value written over several
+lines (a pretty-printed object, or a pretty-printed array of them), each object with the
+number of the line it begins on. The lines of a value over lines that is not objects or
+does not parse are quarantined each with what is wrong with the value; when the file ends
+inside one (a writer still on it), the next load reads the file again from its first line.
+
 With a database file, loading is incremental and idempotent: each file is remembered
 by path, size, modification time, a hash of its first KB and the byte offset after its
 last complete line. Loading again adds nothing; a file that grew adds only its new
@@ -42,7 +50,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import duckdb
 import numpy as np
@@ -53,6 +61,7 @@ from failtax.redact import redact
 from failtax.telemetry.files import (
     DEFAULT_CHUNK_BYTES as READ_BYTES,
     NUL_RUNS_CAUSE,
+    TAIL_BYTES,
     Chunk,
     FileIdentity,
     discover_files,
@@ -666,6 +675,9 @@ def _ingest(
                     [path, ident.size, ident.mtime_ns, ident.head_hash, resume_offset, resume_lines, gz, ident.head_len,
                      *(resume_tail or (None, None))],
                 )
+        batch.finish()
+        for path, rows in batch.reopen.items():
+            _resume_at_value(con, path, rows)
     after = dict(con.execute("SELECT source, count(*) FROM events GROUP BY source").fetchall())
     by_source = {s: after.get(s, 0) - before.get(s, 0) for s in SOURCES if after.get(s, 0) != before.get(s, 0)}
     totals = {
@@ -688,6 +700,40 @@ def _ingest(
         files=files_out, events_by_source=by_source, quarantined_by_reason=dict(batch.reasons),
         duplicates=batch.duplicates, seconds=time.perf_counter() - started, db=db, totals=totals,
     )
+
+
+def _resume_at_value(con: duckdb.DuckDBPyConnection, path: str, rows: list[_BadLine]) -> None:
+    """Make the next load of ``path`` start at the first of ``rows``, the lines of a JSON
+    value written over lines that the file ends inside (a writer still on it): when the
+    file has grown, the value is read again whole, and its lines' quarantine rows go.
+
+    The resume point moves back by the bytes of those lines (as read: a gzip or UTF-16
+    file counts decoded bytes, as its offset does); nothing moves when a line's NUL bytes
+    were left out of its text (its bytes are not all known).
+    """
+    row = con.execute('SELECT "offset", lines, tail_hash FROM _files WHERE path = ?', [path]).fetchone()
+    first = rows[0].line
+    if row is None or any(r.nuls_left_out for r in rows):
+        return
+    offset, lines, tail_hash = row
+    if not first <= lines + 1:
+        return
+    back = sum(len(r.text.encode("utf-8", "surrogatepass")) for r in rows if r.line <= lines)
+    new_offset = 0 if first == 1 else offset - back
+    if new_offset < 0:
+        return
+    tail: tuple[str | None, int | None] = (None, None)
+    if tail_hash is not None and new_offset:  # a plain file: the bytes before the new resume point
+        try:
+            with open(path, "rb") as fh:
+                start = max(0, new_offset - TAIL_BYTES)
+                fh.seek(start)
+                data = fh.read(new_offset - start)
+            tail = (hashlib.sha256(data).hexdigest(), len(data))
+        except OSError:
+            return
+    con.execute('UPDATE _files SET "offset" = ?, lines = ?, tail_hash = ?, tail_len = ? WHERE path = ?',
+                [new_offset, first - 1, *tail, path])
 
 
 def _plan(known: tuple | None, ident: FileIdentity) -> tuple[str, int, int]:
@@ -726,6 +772,7 @@ class _Block:
     unterminated: frozenset[tuple[str, int]]  # (file, line) of a last line without newline
     nuls: Mapping[tuple[str, int], int] = field(default_factory=dict)  # NUL bytes left out of a line's text
     line_of: Mapping[int, int] = field(default_factory=dict)  # stand-in line number -> the line's number
+    spans: Mapping[str, tuple[int, int]] = field(default_factory=dict)  # file -> its first and last line here
 
 
 class _Blocks:
@@ -798,12 +845,17 @@ class _Blocks:
         text = pa.concat_arrays([c for _, t in taken for c in t.column("text").chunks], memory_pool=pool)
         line_no = pa.concat_arrays([c for _, t in taken for c in t.column("line_no").chunks], memory_pool=pool)
         table = _lines_table(line_no, text, codes, names)
+        spans: dict[str, tuple[int, int]] = {}
+        for path, t in taken:
+            first, last = t.column("line_no")[0].as_py(), t.column("line_no")[-1].as_py()
+            spans[path] = (spans.get(path, (first, last))[0], last)
         return _Block(
             table=pa.Table.from_batches(table.to_batches(max_chunksize=ROW_GROUP_ROWS)),
             paths=names,
             bad=tuple(bad),
             unterminated=frozenset(u for u in self.unterminated if u[0] in index),
             nuls={k: n for k, n in self.nuls.items() if k[0] in index},
+            spans=spans,
         )
 
 
@@ -819,6 +871,8 @@ class _Batch:
         self.reasons: Counter[str] = Counter()
         self.quarantined_by_file: Counter[str] = Counter()
         self.blank_by_file: Counter[str] = Counter()
+        self.carried: _OpenValue | None = None  # a value over lines, open at the end of the last block
+        self.reopen: dict[str, list[_BadLine]] = {}  # file -> the lines of a value it ends inside
 
     def insert(self, block: _Block) -> None:
         bad_rows = list(block.bad)
@@ -847,32 +901,128 @@ class _Batch:
                     f"{n - added - len(flagged) - duplicates:,} unaccounted for (nothing was saved)"
                 )
             self.duplicates += duplicates
-            records: list[tuple[str, int, list[str]]] = []  # lines holding several records
-            for path, line_no, problem, detail, source, text in flagged:
-                line_no = block.line_of.get(line_no, line_no)
-                unterminated = (path, line_no) in block.unterminated
-                split = None
-                if problem == "invalid-json":
-                    left_out = block.nuls.get((path, line_no), 0)
-                    split = _split_records(text, unterminated=unterminated, nuls_left_out=left_out)
-                if split is not None:
-                    pieces, damage = split
-                    if pieces:
-                        records.append((path, line_no, pieces))
-                    if damage is not None:
-                        bad_rows.append((path, line_no, *damage))
-                    continue
-                refined = _refine(problem, detail, text, unterminated=unterminated)
-                if refined is None:  # a blank line: neither an event nor a bad line
-                    self.blank_by_file[path] += 1
-                    continue
-                bad_rows.append((path, line_no, refined[0], refined[1], source, text.rstrip("\r\n")))
+            rows = [_BadLine(path, line, problem, detail, source, text, (path, line) in block.unterminated,
+                             block.nuls.get((path, line), 0))
+                    for path, line, problem, detail, source, text in
+                    ((f[0], block.line_of.get(f[1], f[1]), *f[2:]) for f in flagged)]
+            records: list[tuple[str, int, str]] = []  # (file, line, text) of records found in lines
+            if not block.line_of:  # (records are whole objects: they hold no value written over lines)
+                rows = self._values_over_lines(rows, block, records)
+            for row in rows:
+                self._bad_line(row, bad_rows, records)
             if block.line_of:  # a block of records: they take their line's number
                 self._renumber(block.line_of)
             if records:
-                self.insert(_records_block([(path, line_no, r) for path, line_no, pieces in records for r in pieces]))
+                self.insert(_records_block(records))
         if bad_rows:
             self._quarantine(bad_rows)
+
+    def _bad_line(self, row: _BadLine, bad_rows: list, records: list[tuple[str, int, str]]) -> None:
+        """Describe a line the statement did not insert: its records (several on a line,
+        beside NUL bytes, in an array, before a trailing comma) go to ``records``, what is
+        wrong with it to ``bad_rows``; a blank line is only counted."""
+        path, line_no, problem, detail, source, text, unterminated, left_out, in_value = row
+        split = None
+        if problem == "invalid-json":
+            split = _split_records(text, unterminated=unterminated, nuls_left_out=left_out)
+        if split is None and problem in ("invalid-json", "unknown-format"):
+            split = _list_records(text)
+        if split is not None:
+            pieces, damage = split
+            records.extend((path, line_no, r) for r in pieces)
+            if damage is not None:
+                bad_rows.append((path, line_no, *damage))
+            return
+        refined = _refine(problem, detail, text, unterminated=unterminated)
+        if refined is None:  # a blank line: neither an event nor a bad line
+            self.blank_by_file[path] += 1
+            return
+        if in_value is not None:  # a line of a value written over lines that cannot be read whole
+            reason, why, first, whole = in_value
+            if whole or refined[0] in ("invalid-json", "truncated-last-line"):  # (else its own problem says more)
+                if unterminated:
+                    reason, why = "truncated-last-line", (f"the file ends inside this line (no newline), in a JSON "
+                                                          f"value that opens at line {first:,}")
+                refined, source = (reason, why), None
+        bad_rows.append((path, line_no, refined[0], refined[1], source, text.rstrip("\r\n")))
+
+    def _values_over_lines(self, rows: list[_BadLine], block: _Block,
+                           records: list[tuple[str, int, str]]) -> list[_BadLine]:
+        """Find JSON values written over several lines (pretty-printed objects, arrays of
+        them) among a block's bad lines; their objects go to ``records`` with the number of
+        the line each begins on. Returns the other lines, to be described one by one (the
+        lines of a value that cannot be read whole say so in ``value_problem``).
+
+        A value still open at the block's last line of its file waits for the next block
+        (:meth:`finish` describes it line by line if none goes on with it).
+        """
+        carried, self.carried = self.carried, None
+        if carried is not None:
+            span = block.spans.get(carried.path)
+            if span is None or span[0] != carried.last + 1:
+                self._flush(carried)  # its file ended with the last block
+                carried = None
+        by_path: dict[str, list[_BadLine]] = {}
+        for row in rows:
+            by_path.setdefault(row.path, []).append(row)
+        if carried is not None:
+            by_path.setdefault(carried.path, [])
+        left: list[_BadLine] = []
+        for path, file_rows in by_path.items():
+            value = carried if carried is not None and carried.path == path else None
+            for row in file_rows:
+                if value is not None and (row.line != value.last + 1
+                                          or row.problem not in ("invalid-json", "unknown-format")
+                                          or not value.add(row)):
+                    left += self._unclosed(value)
+                    value = None
+                if value is None:
+                    value = _OpenValue.start(row)
+                    if value is None:
+                        left.append(row)
+                        continue
+                if value.depth == 0:
+                    found = value.records()
+                    if isinstance(found, list):
+                        records += found
+                    else:
+                        left += value.described(found)
+                    value = None
+            if value is not None:
+                span = block.spans.get(path)
+                if span is None or span[1] != value.last:
+                    left += self._unclosed(value)  # a line that is no part of it follows
+                elif path != block.paths[-1]:
+                    left += self._unclosed(value, at_end=True)  # its file ends here: another follows
+                else:
+                    assert self.carried is None
+                    self.carried = value  # it may go on in the next block
+        return sorted(left, key=lambda r: (r.path, r.line))
+
+    def _unclosed(self, value: _OpenValue, *, at_end: bool = False) -> list[_BadLine]:
+        """The lines of a value that never closes (see :meth:`_OpenValue.unclosed`). One
+        that its file ends inside is noted in ``reopen``: the next load reads its file
+        again from the value's first line, so that the rest a writer appends completes it."""
+        if len(value.rows) > 1 and (at_end or value.rows[-1].unterminated):
+            self.reopen[value.path] = value.rows
+        return value.unclosed(at_end=at_end)
+
+    def _flush(self, value: _OpenValue) -> None:
+        """Describe the lines of a value open where its file ended, one by one."""
+        bad_rows: list = []
+        records: list[tuple[str, int, str]] = []
+        for row in self._unclosed(value, at_end=True):
+            self._bad_line(row, bad_rows, records)
+        if records:
+            self.insert(_records_block(records))
+        if bad_rows:
+            self._quarantine(bad_rows)
+
+    def finish(self) -> None:
+        """After the last block: describe the lines of a value left open at its end."""
+        carried, self.carried = self.carried, None
+        if carried is not None:
+            self._flush(carried)
 
     def _renumber(self, line_of: Mapping[int, int]) -> None:
         """Give the events inserted under stand-in line numbers their line's number."""
@@ -889,6 +1039,7 @@ class _Batch:
         """Move lines ``first`` to ``last`` of ``path`` (from a gzip member that failed its
         check, so their bytes may be wrong) from ``events`` and ``quarantine`` to quarantine
         as ``corrupt-gzip``, with their text read again."""
+        self.finish()  # (lines of a value left open before them are described first)
         con = self.con
         where = "WHERE file = ? AND line BETWEEN ? AND ?"
         for reason, n in con.execute(f"SELECT reason, count(*) FROM quarantine {where} GROUP BY reason",
@@ -1011,6 +1162,184 @@ def _line_table(keys: list[tuple[str, int]]) -> pa.Table:
 
 def _zeros(n: int) -> pa.Array:
     return numpy_array(np.zeros(n, dtype=np.int32), pa.int32())
+
+
+class _BadLine(NamedTuple):
+    """A line the block's statement did not insert, with what reading it found."""
+
+    path: str
+    line: int
+    problem: str
+    detail: str | None
+    source: str | None
+    text: str
+    unterminated: bool
+    nuls_left_out: int
+    #: (reason, detail, first line, whole) when the line is part of a value written over
+    #: lines that cannot be read whole: the value's problem (with ``whole``, instead of the
+    #: line's own; else only where the line's own is that it is not JSON).
+    in_value: tuple[str, str, int, bool] | None = None
+
+
+#: A JSON string (perhaps cut by the end of the line) or a bracket: what moves the depth.
+_DEPTH_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
+#: A value written over lines is read whole up to this many bytes (as a line is).
+MAX_VALUE_BYTES = 64 << 20
+
+
+class _OpenValue:
+    """Consecutive bad lines of one file that may be one JSON value written over several
+    lines (``json.dumps(obj, indent=2)``, ``serde_json::to_string_pretty``, ``jq .``): it
+    opens on a line that starts with ``{`` or ``[`` and leaves brackets open, and ends on
+    the line that closes them (``depth`` 0)."""
+
+    def __init__(self, row: _BadLine):
+        self.path = row.path
+        self.rows = [row]
+        self.last = row.line
+        self.depth = 0
+        self.size = 0
+        self._step(row.text)
+
+    @classmethod
+    def start(cls, row: _BadLine) -> _OpenValue | None:
+        """The value ``row`` opens, or None (a line that closes what it opens is no value
+        over lines; see :func:`_list_records` for an array of objects on one line)."""
+        if row.problem not in ("invalid-json", "unknown-format"):
+            return None
+        head = row.text.lstrip(JSON_WHITESPACE)[:1]
+        if head not in ("{", "["):
+            return None
+        value = cls(row)
+        return value if value.depth > 0 else None
+
+    def _step(self, text: str) -> bool:
+        depth = self.depth
+        for m in _DEPTH_TOKENS.finditer(text):
+            c = m.group()
+            if c in "{[":
+                depth += 1
+            elif c in "}]":
+                depth -= 1
+                if depth < 0:
+                    return False
+        self.depth = depth
+        self.size += len(text)
+        return self.size <= MAX_VALUE_BYTES
+
+    def add(self, row: _BadLine) -> bool:
+        """Take the next line; False when it cannot belong to the value."""
+        if self.depth <= 0 or not self._step(row.text):
+            return False
+        self.rows.append(row)
+        self.last = row.line
+        return True
+
+    def records(self) -> list[tuple[str, int, str]] | tuple[str, str]:
+        """The objects of the closed value as records ``(file, line, text)``; or, when the
+        lines are not one or more objects or arrays of objects one after the other, what
+        is wrong with them as (reason, detail)."""
+        text = "".join(r.text for r in self.rows)
+        first = self.rows[0].line
+        try:
+            spans = _object_spans(text)
+        except (ValueError, RecursionError):
+            return self._problem(text)
+        return [(self.path, first + text.count("\n", 0, a), text[a:b]) for a, b in spans]
+
+    def _where(self) -> str:
+        return f"a JSON value written over lines {self.rows[0].line:,} to {self.last:,}"
+
+    def _problem(self, text: str) -> tuple[str, str]:
+        """(reason, detail) for a closed value that is not objects."""
+        try:
+            value = json.loads(text)
+        except RecursionError:
+            return "invalid-json", f"{self._where()}, nested too deeply to read"
+        except ValueError as exc:
+            msg = getattr(exc, "msg", str(exc)).removesuffix(" at")
+            lineno, colno = getattr(exc, "lineno", None), getattr(exc, "colno", None)
+            where = ""
+            if isinstance(lineno, int) and isinstance(colno, int):
+                where = f" at line {self.rows[0].line + lineno - 1:,}, column {colno}"
+            bad_line = text.split("\n")[lineno - 1] if isinstance(lineno, int) else ""
+            if msg.startswith("Expecting") and UNESCAPED_QUOTE.search(bad_line):
+                return "unescaped-quote", f"{self._where()}: a double quote inside a string is not escaped ({msg}{where})"
+            return "invalid-json", f"{self._where()}, which is not JSON: {msg}{where}"
+        return "not-an-object", f"{self._where()}: expected JSON objects, got {_kind(value)}"
+
+    def described(self, problem: tuple[str, str], *, whole: bool = True) -> list[_BadLine]:
+        """The value's lines, each to be quarantined with the value's ``problem`` (unless it
+        holds records of its own: see ``_Batch._bad_line``)."""
+        return [r._replace(in_value=(*problem, self.rows[0].line, whole)) for r in self.rows]
+
+    def unclosed(self, *, at_end: bool = False) -> list[_BadLine]:
+        """The lines of a value that never closes, to be described on their own; when the
+        file ends inside it (``at_end``, or its last line has no newline) and it spans
+        lines, the lines that are not JSON say they are part of it. (A line followed by
+        bad lines may open a bracket without being a value over lines: a writer cut it.)"""
+        if len(self.rows) == 1 or not (at_end or self.rows[-1].unterminated):
+            return self.rows
+        return self.described(("invalid-json", f"part of a JSON value that opens at line {self.rows[0].line:,} and "
+                                               "the file ends inside"), whole=False)
+
+
+def _object_spans(text: str) -> list[tuple[int, int]]:
+    """Where the objects are in ``text``: one or more objects or arrays of objects, apart
+    by JSON white space or a comma (a writer that streams an array), perhaps with a comma
+    after the last. Raises ``ValueError`` for anything else."""
+    spans: list[tuple[int, int]] = []
+    pos = _JSON_SPACES.match(text).end()  # type: ignore[union-attr]
+    while pos < len(text):
+        if text[pos] == "[":
+            pos = _JSON_SPACES.match(text, pos + 1).end()  # type: ignore[union-attr]
+            items = 0
+            while not (text.startswith("]", pos) and items == 0):
+                value, end = _DECODER.raw_decode(text, pos)
+                if not isinstance(value, dict):
+                    raise ValueError("not an object")
+                spans.append((pos, end))
+                items += 1
+                pos = _JSON_SPACES.match(text, end).end()  # type: ignore[union-attr]
+                if text.startswith(",", pos):
+                    pos = _JSON_SPACES.match(text, pos + 1).end()  # type: ignore[union-attr]
+                elif text.startswith("]", pos):
+                    break
+                else:
+                    raise ValueError("expected , or ]")
+            if not text.startswith("]", pos):
+                raise ValueError("expected ]")
+            if items == 0:
+                raise ValueError("an empty list")
+            end = pos + 1
+        else:
+            value, end = _DECODER.raw_decode(text, pos)
+            if not isinstance(value, dict):
+                raise ValueError("not an object")
+            spans.append((pos, end))
+        pos = _JSON_SPACES.match(text, end).end()  # type: ignore[union-attr]
+        if text.startswith(",", pos):
+            pos = _JSON_SPACES.match(text, pos + 1).end()  # type: ignore[union-attr]
+    return spans
+
+
+def _list_records(text: str) -> tuple[list[str], None] | None:
+    r"""The objects of a line that is an array of objects, or one object and a comma (a
+    writer that streams an array, one element per line); ``None`` for any other line.
+
+    >>> _list_records('[{"a":1}, {"a":2}]'), _list_records('{"a":1},')
+    ((['{"a":1}', '{"a":2}'], None), (['{"a":1}'], None))
+    >>> _list_records('[1]') is None, _list_records('[]') is None, _list_records('{"a":1}') is None
+    (True, True, True)
+    """
+    body = text.strip(JSON_WHITESPACE)
+    if not (body.startswith("[") or (body.startswith("{") and body.endswith(","))):
+        return None
+    try:
+        spans = _object_spans(body)
+    except (ValueError, RecursionError):
+        return None
+    return [body[a:b] for a, b in spans], None
 
 
 _NUL_OR_RS = re.compile("[\x00\x1e]+")
@@ -1156,6 +1485,9 @@ def _refine(problem: str, detail: str | None, text: str, *, unterminated: bool) 
             return "truncated-last-line", f"the file ends inside this line (no newline, {msg}{where})"
         if stripped.startswith("{") and stripped.endswith("}") and UNESCAPED_QUOTE.search(stripped):
             return "unescaped-quote", f"a double quote inside a string is not escaped ({msg}{where})"
+        if _BRACKETS_ONLY.fullmatch(stripped):
+            return "invalid-json", (f"a line of only {stripped}: no JSON value of its own (where an array or object "
+                                    "written over several lines opens or closes)")
         return "invalid-json", _json_error_detail(exc, stripped, msg, where)
     if isinstance(value, dict) and problem == "invalid-json":
         surrogate = _lone_surrogate(value)
@@ -1178,6 +1510,9 @@ def _refine(problem: str, detail: str | None, text: str, *, unterminated: bool) 
 
 #: The keys that tell the formats apart.
 _MARKERS = tuple(k for f in FORMATS for k in f.marker)
+
+
+_BRACKETS_ONLY = re.compile(r"[\[\]{},]+")
 
 
 def _json_error(exc: ValueError, text: str, *, lead: int = 0) -> tuple[str, str]:
