@@ -406,3 +406,82 @@ def test_a_value_over_lines_that_a_writer_is_still_on_is_read_whole_once_it_grow
                                                 opens + second.count("\n") + 1: "third"}
             assert _quarantine(grown) == {} and grown.summary.events_added == 2
             grown.close()
+
+
+# --------------------------------------------------------------------------- files that mix formats
+
+
+def test_files_joined_with_cat_each_with_a_byte_order_mark(tmp_path: Path) -> None:
+    bom = "\ufeff"
+    a = bom + _life(message="a1") + "\r\n" + _life(event="recovery.attempted", message="a2") + "\r\n"
+    b = bom + json.dumps(_agent()) + "\r\n" + bom + "\r\n"  # (a BOM alone, then nothing: a blank line)
+    c = bom + '{"hello":"world"}\n' + bom + _life(message="c1") + _life(message="c2") + "\n"
+    for name, text in (("a.log", a), ("b.log", b), ("c.log", c)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    joined = tmp_path / "all" / "joined.log"
+    joined.parent.mkdir()
+    joined.write_text(a + b + c, encoding="utf-8")
+    db = tmp_path / "t.duckdb"
+    tel = load(joined.parent, db=db)
+    assert sorted(tel.sql("SELECT line, source, message FROM events").fetchall(), key=str) == [
+        (1, "lifecycle", "a1"), (2, "lifecycle", "a2"), (3, "agent-failure", None),
+        (6, "lifecycle", "c1"), (6, "lifecycle", "c2")]  # (two records on line 6, after its mark)
+    assert _quarantine(tel) == {5: ("unknown-format", "not one of the four formats (needs eventType, event, "
+                                                      "failures/must_fix_keys or code); keys: hello")}
+    assert tel.summary.files[0].skipped_blank == 1
+    tel.close()
+    # the lines of the files it was joined from are the same lines: duplicates
+    parts = load([tmp_path / "a.log", tmp_path / "b.log", tmp_path / "c.log"], db=db)
+    assert parts.summary.events_added == 0 and parts.summary.duplicates == 5
+    parts.close()
+
+
+def test_cli_loads_a_directory_mixing_all_four_formats_gzip_and_other_files(tmp_path: Path, failtax_cmd) -> None:
+    import gzip
+    import subprocess
+
+    d = tmp_path / "telemetry"
+    (d / "ci" / "2026-09-08").mkdir(parents=True)
+    failure = {"ts": "2026-09-08T10:00:00.000Z", "eventType": "replay-failure-classified", "skillName": "muggle-test",
+               "aiClassification": "stale-script", "aiSuggestion": "regenerate", "runId": "r1", "testCaseId": "t1",
+               "signals": ["Selector_Timeout"]}
+    retry = {"ts": "2026-09-08T10:00:01.000Z", "failures": ["tests/test_ü.py::t"], "scope": {"run_id": "go-1"}}
+    lines = {  # file -> its lines; one line of each format in one file too
+        "events.jsonl": [json.dumps(failure), json.dumps({**failure, "eventType": "replay-failure-exploded"})],
+        "lifecycle.log": [_life(severity="ERROR"), _life(message="said QnoQ").replace("Q", '"')],  # unescaped
+        "ci/2026-09-08/retry.ndjson": [json.dumps(retry), json.dumps({**retry, "failures": "x"})],
+        "agent.jsonl": [json.dumps(_agent()), json.dumps(_agent(exitCode="1"))],
+        "mixed.jsonl": [json.dumps({**failure, "runId": "r2"}), _life(message="m"),
+                        json.dumps({**retry, "ts": "2026-09-08T10:00:02Z"}), json.dumps(_agent(code="auth"))],
+    }
+    for name, ls in lines.items():
+        (d / name).write_text("\n".join(ls) + "\n")
+        with gzip.open(d / f"{name}.1.gz", "wt") as fh:  # rotated copies: the same lines
+            fh.write("\n".join(ls) + "\n")
+    (d / "README.md").write_text("# telemetry\n")              # not telemetry names: not read
+    (d / "summary.csv").write_text("a,b\n1,2\n")
+    (d / "screenshot.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR")
+    (d / "failures.json").write_text(_pretty(_agent()) + "\n")
+    (d / "build.log").write_text("[INFO] compiling\n[ERROR] tsc exited with 2\n")  # a .log that is not JSON
+    db = tmp_path / "t.duckdb"
+    p = subprocess.run([*failtax_cmd, "load", str(d), "--db", str(db), "--show-quarantine", "20"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
+    out = p.stdout
+    assert "files: 11 (11 new)" in out
+    assert "events added: 8 (failure-event 2 · lifecycle 2 · retry-log 2 · agent-failure 2)" in out
+    assert "duplicates skipped: 8" in out  # every good line of the rotated copies
+    # 4 bad lines, each in the file and in its rotated copy (a bad line is not a duplicate), and build.log's 2
+    assert "quarantined: 10 lines (wrong-type 4, invalid-json 2, unescaped-quote 2, unknown-event-type 2)" in out
+    for name, line, reason in [("events.jsonl", 2, "unknown-event-type"), ("lifecycle.log", 2, "unescaped-quote"),
+                               ("ci/2026-09-08/retry.ndjson", 2, "wrong-type"), ("agent.jsonl", 2, "wrong-type"),
+                               ("build.log", 1, "invalid-json")]:
+        assert f"{d / name}:{line}: {reason}: " in out
+    p = subprocess.run([*failtax_cmd, "load", str(d), "--db", str(db), "--json"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    again = json.loads(p.stdout)
+    assert again["events_added"] == 0 and again["quarantined"] == 0
+    assert {f["status"] for f in again["files"]} == {"unchanged"}
+    with load(d, db=db) as tel:  # (read through the library as well)
+        assert tel.sql("SELECT list_sort(list_distinct(list(severity))) FROM lifecycle").fetchall() == [(["error"],)]
+        assert tel.sql("SELECT signals FROM events WHERE run_id = 'r1'").fetchall() == [(["selector-timeout"],)]

@@ -922,6 +922,11 @@ class _Batch:
         beside NUL bytes, in an array, before a trailing comma) go to ``records``, what is
         wrong with it to ``bad_rows``; a blank line is only counted."""
         path, line_no, problem, detail, source, text, unterminated, left_out, in_value = row
+        if problem == "invalid-json" and text.startswith(_BOM) and in_value is None:
+            # A byte order mark opening a line inside a file (files joined with cat, each with
+            # one): the rest of the line is read as the line, as it is at the start of a file.
+            records.append((path, line_no, text[len(_BOM):].removesuffix("\n")))
+            return
         split = None
         if problem == "invalid-json":
             split = _split_records(text, unterminated=unterminated, nuls_left_out=left_out)
@@ -1512,6 +1517,7 @@ def _refine(problem: str, detail: str | None, text: str, *, unterminated: bool) 
 _MARKERS = tuple(k for f in FORMATS for k in f.marker)
 
 
+_BOM = "\ufeff"
 _BRACKETS_ONLY = re.compile(r"[\[\]{},]+")
 
 
