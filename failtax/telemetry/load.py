@@ -1250,7 +1250,13 @@ class _OpenValue:
             spans = _object_spans(text)
         except (ValueError, RecursionError):
             return self._problem(text)
-        return [(self.path, first + text.count("\n", 0, a), text[a:b]) for a, b in spans]
+        out = []
+        line, at = first, 0
+        for a, b in spans:  # (lines counted from the previous object on: linear in the text)
+            line += text.count("\n", at, a)
+            at = a
+            out.append((self.path, line, text[a:b]))
+        return out
 
     def _where(self) -> str:
         return f"a JSON value written over lines {self.rows[0].line:,} to {self.last:,}"
