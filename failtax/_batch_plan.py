@@ -18,11 +18,13 @@ import numpy as np
 
 from failtax._scan import (
     FOLD_RISK,
+    available_engines,
     exact_literals,
     make_engine,
     max_match_width,
     required_literals,
     split_alternatives,
+    superset_pattern,
 )
 from failtax.table import RuleTable, compile_regex
 
@@ -61,10 +63,9 @@ class Plan:
                 self.g_unless[r] = group(unless)
         self.g_fold = group(FOLD_RISK)
         # Regexes run on RE2 one top-level alternative at a time, and only on rows where
-        # one of the alternative's required literals occurs (else: everywhere the rule's
-        # other conditions hold). The literal scan decides this, not a scan for regex
-        # supersets: vectorscan 5.4.12 (the hyperscan wheels') can lose a regex's match
-        # in a database of several regexes that it finds alone (tests/test_batch.py).
+        # hyperscan saw the alternative's superset pattern (else: where one of its
+        # required literals occurs; else: everywhere the rule's other conditions hold).
+        engine_name = engine or available_engines()[0]
         self.units: list[tuple[Any, int | None]] = []  # (RE2 pattern, widest match in bytes)
         supersets: list[str | None] = []
 
@@ -85,7 +86,7 @@ class Plan:
                     supersets.append(None)
                     reqs.append(None)
                     continue
-                supersets.append(None)
+                supersets.append(superset_pattern(alt) if engine_name == "hyperscan" else None)
                 reqs.append(required_literals(alt))
             return out
 
@@ -94,20 +95,20 @@ class Plan:
         self.rule_units = {r: add_units(rule.regex) for r, rule in enumerate(rules) if rule.regex is not None}
         self.locate = [(loc, rx, add_units(loc.regex)) for loc, rx in ct.locate]
         # Shown texts are masked by failtax.redact; a row can hold a secret only where
-        # the masker's own expression matches, so where one of each of its alternatives'
-        # required literals occurs. When an alternative has none, every shown row is checked.
+        # the masker's own expression matches, so hyperscan looks for (a superset of)
+        # it in the same scan. Without it, every shown row is checked.
         self.secret_units: list[int] = []
-        shapes = _secret_shapes()
+        shapes = _secret_shapes() if engine_name == "hyperscan" else None
         for alt in split_alternatives(shapes) if shapes else ():
-            req = required_literals(alt)
-            if not req:
+            sup = superset_pattern(alt)
+            if sup is None:
                 self.secret_units = []
                 supersets = supersets[: len(self.units)]
                 reqs = reqs[: len(self.units)]
                 break
             self.secret_units.append(len(supersets))
-            supersets.append(None)
-            reqs.append(req)
+            supersets.append(sup)
+            reqs.append(None)
         for u in self.secret_units:
             self.units.append((None, None))
         self.n_units = len(self.units)

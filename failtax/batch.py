@@ -18,10 +18,8 @@ How it stays fast without giving up exactness:
    table) into one multi-pattern matcher (:mod:`failtax._scan`: hyperscan, else polars'
    Aho-Corasick) that reports, per row, which case-insensitive literals occur and
    where first. A regex alternative that is just a few strings joins the literals; any
-   other runs on RE2, only on rows where one of its required literals occurs (the
-   literal scan says so; hyperscan is not asked for regexes, as vectorscan 5.4.12 can
-   lose a regex's match in a multi-regex database), searching from where a match can
-   start.
+   other runs on RE2, only on rows where hyperscan saw a superset pattern of it (or one
+   of its required literals), searching from where a match can start.
 3. **Resolve with numpy.** Extract rules become a rows × rules boolean matrix
    (contains AND and_contains AND NOT unless AND regex AND the non-text conditions),
    signals a rows × signals matrix (:func:`extract_signal_matrix`, the representation

@@ -32,7 +32,6 @@ from failtax.batch import (
     extract_signal_matrix,
     parse_jsonl_line,
 )
-from failtax._scan import available_engines
 from failtax.classify import extract_signals
 from failtax.errors import InputError
 from failtax.table import load_table
@@ -361,71 +360,3 @@ def test_the_scan_looks_for_secret_shapes_so_clean_rows_skip_the_masker(taxonomy
     (part,) = run(plan, cols, Want(classifications=True), 1)
     assert part.maybe_secret is not None
     assert part.maybe_secret.tolist() == [False, False, True]
-
-
-# Five regexes of the devflow table (as they were when this was found) whose hyperscan
-# superset patterns, compiled into one database by vectorscan 5.4.12, lose the last one's
-# match on this line although each alone finds it: the batch path must not depend on
-# the multi-regex database for which rows a regex can match.
-_LOST_MATCH_TABLE = r"""
-[table]
-name = "lost-match"
-taxonomy = "devflow"
-version = "0.0.1"
-fallback = "unknown"
-
-[[extract]]
-id = "generic-compile-diagnostic"
-signal = "gcc-style-diagnostic"
-regex = '''(?:(?m)^[ \t]*(?:[a-z]:)?[^\s:]+\.[a-z][a-z0-9+]{0,7}:\d+:\d+:? (?:fatal )?error(?:\[[a-z]*\d+\])?: |(?m)^error: (?:[a-z]:)?[^\s:]+\.[a-z][a-z0-9+]{0,7}:\d+:\d+ )'''
-
-[[extract]]
-id = "java-compile-error"
-signal = "jvm-source-position"
-regex = '''\.(?:java|kt|scala):(?:\d+|\[\d+,\d+\])'''
-
-[[extract]]
-id = "pytest-error"
-signal = "pytest-error"
-regex = '''(?m)^error (?:at (?:setup|teardown) of )?[^\s]+::[^\s]+'''
-
-[[extract]]
-id = "test-count-failed"
-signal = "tests-failed"
-regex = '''(?:(?m)^[ \t]*tests?:?\s+[1-9]\d* failed|(?m)^[ \t]*test (?:suites|files):?\s+[1-9]\d* failed|(?m)^[ \t]*[1-9]\d* failed\s*$|\b[1-9]\d* tests? failed\b|\d+ examples?, [1-9]\d* failures?|\b\d+ (?:tests?|doctests?|properties), [1-9]\d* failures?\b|failed!\s+-\s+failed:\s+[1-9]|(?m)^[ \t]*[1-9]\d* fail\s*$|(?m)^\(fail\) \S|\b(?:passed|total|tests?|test count):\s*\d+,\s*(?:passed:\s*\d+,\s*)?failed:\s*[1-9]|\bfailed:\s*[1-9]\d*,\s*passed:\s*\d+|overall result: failed)'''
-
-[[extract]]
-id = "dotty-and-dart-diagnostics"
-signal = "dotty-diagnostic"
-regex = '''(?:--[ \t]+\[e\d{3,4}\] [^\n]*error: [^\n]*:\d+:\d+|(?m)^[ \t]*error • [^\n]*:\d+:\d+)'''
-
-[[route]]
-id = "dotty"
-bucket = "compile"
-any = ["dotty-diagnostic"]
-
-[[route]]
-id = "tests"
-bucket = "test"
-any = ["tests-failed", "pytest-error"]
-"""
-
-
-@pytest.mark.parametrize("engine", available_engines())
-def test_a_regex_match_the_multi_pattern_database_loses_is_still_found(tmp_path: Path, engine: str) -> None:
-    path = tmp_path / "lost-match.toml"
-    path.write_text(_LOST_MATCH_TABLE, encoding="utf-8")
-    table = load_table(str(path))
-    texts = [
-        "-- [E007] Error: e/tmp/ain.scala:7:9",
-        "[error] -- [E007] Type Mismatch Error: /private/tmp/Main.scala:27:49\n[error] one error found",
-        "src/a.c:3:10: fatal error: a.h: No such file or directory",
-    ]
-    want = [failtax.classify({"text": t}, table=table) for t in texts]
-    assert [w.bucket for w in want] == ["compile", "compile", "unknown"]
-    assert "dotty-diagnostic" in want[0].signals
-    got = classify_records([{"text": t} for t in texts], table=table, engine=engine)
-    assert got == want
-    frame = classify_batch(pl.DataFrame({"text": texts}), taxonomy="devflow", table=table)
-    assert frame["bucket"].to_list() == ["compile", "compile", "unknown"]
-    assert frame["matched_line"].to_list() == [w.matched_line for w in want]
