@@ -54,7 +54,7 @@ pytestmark = [
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "data"
-SIM_EVENTS = 200_000
+SIM_EVENTS = 100_000
 SIM_SEED = 11
 
 
