@@ -95,9 +95,18 @@ def tail_matches(path: str | os.PathLike[str], offset: int, length: int, digest:
     some line and keep the rows of lines that are gone. Raises ``OSError`` when the file
     cannot be read.
     """
+    return tail_digest(path, offset, length)[0] == digest
+
+
+def tail_digest(path: str | os.PathLike[str], offset: int, length: int = TAIL_BYTES) -> tuple[str, int]:
+    """(SHA-256, byte count) of the up to ``length`` bytes of ``path`` before ``offset``, as
+    a load remembers them to check that a grown file still holds what it read. Raises
+    ``OSError`` when the file cannot be read."""
+    start = max(0, offset - length)
     with open(path, "rb") as fh:
-        fh.seek(offset - length)
-        return hashlib.sha256(fh.read(length)).hexdigest() == digest
+        fh.seek(start)
+        data = fh.read(offset - start)
+    return hashlib.sha256(data).hexdigest(), len(data)
 
 
 def file_identity(path: str | os.PathLike[str]) -> FileIdentity:

@@ -61,7 +61,6 @@ from failtax.redact import redact
 from failtax.telemetry.files import (
     DEFAULT_CHUNK_BYTES as READ_BYTES,
     NUL_RUNS_CAUSE,
-    TAIL_BYTES,
     Chunk,
     FileIdentity,
     discover_files,
@@ -71,6 +70,7 @@ from failtax.telemetry.files import (
     read_chunks,
     show_nul_runs,
     string_array,
+    tail_digest,
     tail_matches,
 )
 from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, FORMATS, QUARANTINE_COLUMNS, SOURCES
@@ -83,7 +83,7 @@ from failtax.telemetry.validate import (
     line_ids,
     secret_gate,
 )
-from failtax.telemetry.views import create_views, refresh_taxonomy_tables, views_fingerprint
+from failtax.telemetry.views import IS_CLASSIFICATION, create_views, refresh_taxonomy_tables, views_fingerprint
 
 try:
     import fcntl
@@ -686,9 +686,7 @@ def _ingest(
         # = rows of the decisions view (one per classified event), without pairing them all
         "decisions": _scalar(
             con,
-            "SELECT count(*) FROM events WHERE source = 'failure-event' AND (event_type IN "
-            "('replay-failure-classified', 'regen-failure-classified') OR "
-            "(event_type = 'pre-execution-classification' AND coalesce(user_action, '') = ''))",
+            f"SELECT count(*) FROM events WHERE source = 'failure-event' AND {IS_CLASSIFICATION}",
         ),
     }
     files_out = tuple(
@@ -725,11 +723,7 @@ def _resume_at_value(con: duckdb.DuckDBPyConnection, path: str, rows: list[_BadL
     tail: tuple[str | None, int | None] = (None, None)
     if tail_hash is not None and new_offset:  # a plain file: the bytes before the new resume point
         try:
-            with open(path, "rb") as fh:
-                start = max(0, new_offset - TAIL_BYTES)
-                fh.seek(start)
-                data = fh.read(new_offset - start)
-            tail = (hashlib.sha256(data).hexdigest(), len(data))
+            tail = tail_digest(path, new_offset)
         except OSError:
             return
     con.execute('UPDATE _files SET "offset" = ?, lines = ?, tail_hash = ?, tail_len = ? WHERE path = ?',
@@ -1268,7 +1262,7 @@ class _OpenValue:
         except RecursionError:
             return "invalid-json", f"{self._where()}, nested too deeply to read"
         except ValueError as exc:
-            msg = getattr(exc, "msg", str(exc)).removesuffix(" at")
+            msg, _ = _json_error(exc, text)
             lineno, colno = getattr(exc, "lineno", None), getattr(exc, "colno", None)
             where = ""
             if isinstance(lineno, int) and isinstance(colno, int):

@@ -97,6 +97,14 @@ def refresh_taxonomy_tables(con: Any) -> None:
             con.execute(f"INSERT INTO {table} VALUES {marks}", [v for row in rows for v in row])
 
 
+#: SQL over ``events``: the failure event is a classification that waits for a person's
+#: decision (a ``pre-execution-classification`` is one when its ``userAction`` is absent or
+#: empty; with an action it is the override that follows).
+IS_CLASSIFICATION = (
+    "(event_type IN ('replay-failure-classified', 'regen-failure-classified')"
+    " OR (event_type = 'pre-execution-classification' AND coalesce(user_action, '') = ''))"
+)
+
 _PAIRING = """
 WITH fe AS (
   SELECT event_id, ts, skill, project_id, run_id, test_case_id, ai_classification, ai_suggestion,
@@ -104,8 +112,7 @@ WITH fe AS (
          CASE WHEN starts_with(event_type, 'replay-') THEN 'replay'
               WHEN starts_with(event_type, 'regen-') THEN 'regen'
               ELSE 'pre-execution' END AS family,
-         (event_type IN ('replay-failure-classified', 'regen-failure-classified')
-          OR (event_type = 'pre-execution-classification' AND coalesce(user_action, '') = '')) AS is_open
+         """ + IS_CLASSIFICATION + """ AS is_open
   FROM events
   WHERE source = 'failure-event'
 ), walk AS (
