@@ -92,35 +92,19 @@ def _analysis_flags(frame: pl.DataFrame, *, taxonomy: str, table: Any, random_st
 
 
 def _week_majority(frame: pl.DataFrame) -> pl.Series:
-    cells = (
-        frame.filter(pl.col("implied_bucket").is_not_null())
-        .group_by("sigkey", "week", "implied_bucket")
-        .agg(k=pl.len())
-        .with_columns(n=pl.col("k").sum().over("sigkey", "week"))
-        .with_columns(majority=(pl.col("n") >= 2) & (2 * pl.col("k") > pl.col("n")))
-        .select("sigkey", "week", "implied_bucket", "majority")
-    )
-    out = (
-        frame.select("sigkey", "week", "implied_bucket").with_row_index("_i")
-        .join(cells, on=["sigkey", "week", "implied_bucket"], how="left", nulls_equal=True)
-        .sort("_i")
-    )
-    by_set = out["majority"].fill_null(False)
-    # A signal set can be rare while the signal that decides it is not: a label that is
-    # the majority, within its week, of the labels of any one signal of its set is kept
-    # too (a drifted signal seen with varying companions splits into cells of one).
+    """Labels that are the majority (of two or more), within their week, of the labels of
+    their signal set or of any one signal of it: a signal set can be rare while the signal
+    that decides it is not (a drifted signal seen with varying companions splits into
+    sets of one)."""
     lab = frame.select("sigkey", "week", "implied_bucket").with_row_index("_i").filter(
         pl.col("implied_bucket").is_not_null())
-    per = lab.with_columns(pl.col("sigkey").str.split("\x1f").alias("signal")).explode("signal").filter(
-        pl.col("signal") != "")
+    signals = (lab.with_columns(pl.col("sigkey").str.split("\x1f").alias("key")).explode("key")
+               .filter(pl.col("key") != "").with_columns(("signal\x1f" + pl.col("key")).alias("key")))
+    keyed = pl.concat([lab.with_columns(("set\x1f" + pl.col("sigkey")).alias("key")), signals.select(lab.columns + ["key"])])
     cells = (
-        per.group_by("signal", "week", "implied_bucket").agg(k=pl.len())
-        .with_columns(n=pl.col("k").sum().over("signal", "week"))
-        .with_columns(majority=(pl.col("n") >= 2) & (2 * pl.col("k") > pl.col("n")))
+        keyed.group_by("key", "week", "implied_bucket").agg(k=pl.len())
+        .with_columns(n=pl.col("k").sum().over("key", "week"))
+        .filter((pl.col("n") >= 2) & (2 * pl.col("k") > pl.col("n")))
     )
-    kept = (
-        per.join(cells, on=["signal", "week", "implied_bucket"], how="left", nulls_equal=True)
-        .filter(pl.col("majority")).select("_i").unique()
-    )
-    idx = pl.Series("_i", range(frame.height), dtype=pl.UInt32)
-    return by_set | idx.is_in(kept["_i"].implode())
+    kept = keyed.join(cells, on=["key", "week", "implied_bucket"], how="semi", nulls_equal=True)["_i"]
+    return pl.Series("_i", range(frame.height), dtype=pl.UInt32).is_in(kept.unique().implode())
