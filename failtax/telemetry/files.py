@@ -211,15 +211,21 @@ def read_chunks(
     first_line: int = 1,
     chunk_bytes: int = DEFAULT_CHUNK_BYTES,
     on_bytes: Callable[[int], None] | None = None,
+    size: int | None = None,
 ) -> Iterator[Chunk]:
     """Yield ``path``'s lines from byte ``offset`` on, numbered from ``first_line``.
 
     ``offset`` counts bytes of the decompressed stream for gzip files. ``on_bytes`` is
     called with the number of file bytes consumed since its last call (for progress).
+    ``size``, when given, is the file's size as it was measured: bytes written after it
+    are not read (a writer that keeps appending would otherwise never let the read end),
+    and a line they complete is read whole by the next load.
     """
     try:
         gz = is_gzip(path)
         raw = open(path, "rb")
+        if size is not None:
+            raw = _Upto(raw, size)
     except OSError as exc:  # gone or unreadable since it was found
         yield Chunk(table=_empty_table(), first_line=first_line, last_line=first_line - 1, end_offset=offset,
                     bad=(BadLine(line=first_line, reason="unreadable",
@@ -356,6 +362,34 @@ def read_chunks(
             )
     finally:
         raw.close()
+
+
+class _Upto:
+    """A binary file read no further than byte ``end``, as if it ended there."""
+
+    def __init__(self, raw: Any, end: int):
+        self.raw, self.end = raw, end
+
+    def read(self, size: int = -1) -> bytes:
+        left = self.end - self.raw.tell()
+        if left <= 0:
+            return b""
+        return self.raw.read(left if size < 0 else min(size, left))
+
+    def read1(self, size: int = -1) -> bytes:
+        left = self.end - self.raw.tell()
+        if left <= 0:
+            return b""
+        return self.raw.read1(left if size < 0 else min(size, left))
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self.raw.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self.raw.tell()
+
+    def close(self) -> None:
+        self.raw.close()
 
 
 class _GzipMembers:

@@ -618,9 +618,10 @@ def _ingest(
             # ("start", file), ("chunk", file, chunk) per chunk read, ("block", file, block)
             # when a block is complete, ("end", file), in this order: made by the reading thread.
             blocks = _Blocks(chunk_bytes=chunk_bytes)
-            for i, (f, _, _, _, offset, lines, _) in enumerate(todo):
+            for i, (f, ident, _, _, offset, lines, _) in enumerate(todo):
                 yield "start", i, None
-                for chunk in read_chunks(str(f), offset=offset, first_line=lines + 1,
+                # (up to the size measured above: what is appended meanwhile waits for the next load)
+                for chunk in read_chunks(str(f), offset=offset, first_line=lines + 1, size=ident.size,
                                          chunk_bytes=min(chunk_bytes, READ_BYTES),
                                          on_bytes=bar.update if bar is not None else None):
                     if chunk.damaged_from is not None:
