@@ -759,8 +759,15 @@ def make_engine(literals: Sequence[str], regexes: Sequence[str | None] = (), eng
     those it can run (``engine.regex_ok``) and leaves the others to literal prefilters.
     """
     name = engine or available_engines()[0]
-    if name == "hyperscan" and "hyperscan" in available_engines():
-        return HyperscanEngine(literals, regexes)
-    if name == "polars":
-        return PolarsEngine(literals, regexes)
-    raise ValueError(f"unknown engine {engine!r}; available: {', '.join(available_engines())}")
+    if name not in ("hyperscan", "polars") or name not in available_engines():
+        raise ValueError(f"unknown engine {engine!r}; available: {', '.join(available_engines())}")
+    return _engine(tuple(literals), tuple(regexes), name)
+
+
+@functools.lru_cache(maxsize=16)
+def _engine(literals: tuple[str, ...], regexes: tuple[str | None, ...], name: str) -> HyperscanEngine | PolarsEngine:
+    """One engine per set of patterns: tables that differ only in their routes (the
+    tuner's candidates, a replay under two tables) share the extract rules, and a
+    hyperscan database takes ~0.5 s to compile. Engines are not changed after they are
+    built, so sharing one is safe."""
+    return HyperscanEngine(literals, regexes) if name == "hyperscan" else PolarsEngine(literals, regexes)

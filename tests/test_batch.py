@@ -360,3 +360,23 @@ def test_the_scan_looks_for_secret_shapes_so_clean_rows_skip_the_masker(taxonomy
     (part,) = run(plan, cols, Want(classifications=True), 1)
     assert part.maybe_secret is not None
     assert part.maybe_secret.tolist() == [False, False, True]
+
+
+def test_tables_that_differ_only_in_routes_share_one_compiled_matcher() -> None:
+    """The tuner and the report classify under many candidate tables with the same
+    extract rules: their pattern database is compiled once, and each still answers by
+    its own routes."""
+    from failtax._batch_plan import plan_for
+
+    base = load_table("replay")
+    moved = base.replace(route=tuple(r for r in base.route if r.bucket != base.route[0].bucket))
+    assert moved.route != base.route  # (8 of the 27 texts below change bucket)
+    a, b = plan_for(base, None), plan_for(moved, None)
+    assert a is not b and a.engine is b.engine
+    texts = pl.DataFrame({"text": [f"{r.contains[0] if r.contains else 'x'} happened" for r in base.extract]})
+    for table in (base, moved):
+        got = classify_batch(texts, taxonomy="replay", table=table)["bucket"].to_list()
+        want = [failtax.classify({"text": t}, taxonomy="replay", table=table).bucket for t in texts["text"]]
+        assert got == want
+    other = load_table("regen")
+    assert plan_for(other, None).engine is not a.engine
