@@ -2,7 +2,7 @@
 
 A real PySpark in local mode (``local[2]``, Java from the machine, started once for the
 module) reads the Parquet that ``failtax load --parquet`` wrote, for the bundled sample
-(``data/``) and for 200,000 simulated classified events (``failtax simulate``, seeded;
+(``data/``) and for 60,000 simulated classified events (``failtax simulate``, seeded;
 the simulation and load run as real CLI subprocesses while Spark starts). Against the
 local path on the database the same load built, it must give:
 
@@ -54,7 +54,7 @@ pytestmark = [
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "data"
-SIM_EVENTS = 100_000
+SIM_EVENTS = 60_000
 SIM_SEED = 11
 
 
@@ -110,7 +110,7 @@ def sample(spark: object, workdir: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def sim(spark: object, simulated: subprocess.Popen, workdir: Path) -> dict:
-    """200,000 simulated events: the CLI's database for the local path, its Parquet for Spark."""
+    """60,000 simulated events: the CLI's database for the local path, its Parquet for Spark."""
     _, err = simulated.communicate(timeout=600)
     assert simulated.returncode == 0, err
     local_df = _decisions(workdir / "sim.duckdb")
