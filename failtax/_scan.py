@@ -123,6 +123,7 @@ def caseless_safe(ch: str) -> bool:
     return ch.lower() == ch and ch.upper() == ch and ch.casefold() == ch and ch.title() == ch
 
 
+@functools.lru_cache(maxsize=4096)  # (pure; a table's plan is built again for each of its copies)
 def required_literals(pattern: str) -> tuple[str, ...] | None:
     """Literals (ASCII-lower-cased) one of which every match of ``pattern`` contains.
 
@@ -230,6 +231,7 @@ def _node(op: Any, av: Any) -> tuple[set[str] | None, set[str] | None]:
     return None, None
 
 
+@functools.lru_cache(maxsize=4096)  # (pure; a table's plan is built again for each of its copies)
 def exact_literals(pattern: str) -> tuple[str, ...] | None:
     """The few strings ``pattern`` matches, ASCII-lower-cased, when it is just those.
 
@@ -307,6 +309,7 @@ def _exact_node(op: Any, av: Any) -> set[str]:
 _ANY_FLAGS = __import__("re").compile(r"\(\?[a-zA-Z-]*[-:)]")
 
 
+@functools.lru_cache(maxsize=4096)  # (pure; a table's plan is built again for each of its copies)
 def max_match_width(pattern: str) -> int | None:
     """The most characters one match of ``pattern`` can span, or None (unbounded/unknown)."""
     tree = _parse(pattern)
@@ -388,6 +391,7 @@ class _NoSuperset(Exception):
     pass
 
 
+@functools.lru_cache(maxsize=4096)  # (pure; a table's plan is built again for each of its copies)
 def superset_pattern(pattern: str) -> str | None:
     """A hyperscan (byte mode, caseless) pattern matching wherever ``pattern`` can.
 
