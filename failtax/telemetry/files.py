@@ -371,16 +371,14 @@ class _Upto:
         self.raw, self.end = raw, end
 
     def read(self, size: int = -1) -> bytes:
-        left = self.end - self.raw.tell()
-        if left <= 0:
-            return b""
-        return self.raw.read(left if size < 0 else min(size, left))
+        return self._upto(self.raw.read, size)
 
     def read1(self, size: int = -1) -> bytes:
+        return self._upto(self.raw.read1, size)
+
+    def _upto(self, read: Callable[[int], bytes], size: int) -> bytes:
         left = self.end - self.raw.tell()
-        if left <= 0:
-            return b""
-        return self.raw.read1(left if size < 0 else min(size, left))
+        return read(left if size < 0 else min(size, left)) if left > 0 else b""
 
     def seek(self, offset: int, whence: int = 0) -> int:
         return self.raw.seek(offset, whence)
