@@ -27,10 +27,18 @@ its start can be. Records holding a character RE2 folds onto an ASCII letter
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
+import json
+import os
+import platform
+import sys
+import tempfile
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
@@ -623,6 +631,15 @@ class HyperscanEngine:
                 ids.append(i)
         #: per regex: True when hyperscan reports its superset, else the caller prefilters
         self.regex_ok = [rx is not None for rx in regexes]
+        key = _cache_key(exprs, ids, self.n_literals, regexes)
+        cached = _load_compiled(key, len(regexes))
+        if cached is not None:
+            self.regex_ok, self._db = cached
+            return
+        self._compile(hyperscan, exprs, ids, regexes)
+        _save_compiled(key, self.regex_ok, self._db)
+
+    def _compile(self, hyperscan: Any, exprs: list[bytes], ids: list[int], regexes: Sequence[str | None]) -> None:
         caseless = hyperscan.HS_FLAG_CASELESS
         lit_exprs, lit_ids = exprs, ids
         for attempt in range(2):
@@ -690,6 +707,81 @@ class HyperscanEngine:
         ok = k >= 0
         rel = np.where(lit >= self.n_literals, start + 1, start)  # regexes: the end
         return Hits(segment.rows[k[ok]], lit[ok], rel[ok])
+
+
+# A table's database takes up to several seconds to compile (the development-flow table's
+# bounded repeats: ~6 s) and every process that classifies with it would pay that again:
+# compiled databases are kept in the user's cache folder, named by what they were
+# compiled from, and read back in milliseconds. A cache that cannot be read or written
+# only costs the compile.
+_CACHE_FORMAT = 1
+
+
+def cache_dir() -> Path | None:
+    """Where compiled pattern databases are kept: ``$FAILTAX_CACHE_DIR`` (empty: nowhere),
+    else ``$XDG_CACHE_HOME/failtax`` or ``~/.cache/failtax``."""
+    env = os.environ.get("FAILTAX_CACHE_DIR")
+    if env is not None:
+        return Path(env) if env else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "failtax"
+
+
+def _cache_key(literal_exprs: Sequence[bytes], ids: Sequence[int], n_literals: int,
+               regexes: Sequence[str | None]) -> str:
+    import hyperscan
+
+    version = getattr(hyperscan, "__version__", "?")
+    blob = json.dumps([_CACHE_FORMAT, version, platform.machine(), sys.platform, n_literals,
+                       [e.decode("ascii") for e in literal_exprs], list(ids), list(regexes)])
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def _cache_path(key: str) -> Path | None:
+    folder = cache_dir()
+    return None if folder is None else folder / "hyperscan" / f"{key}.hsdb"
+
+
+def _load_compiled(key: str, n_regexes: int) -> tuple[list[bool], Any] | None:
+    """(regex_ok, database) compiled before from the same patterns, or None."""
+    import hyperscan
+
+    path = _cache_path(key)
+    if path is None:
+        return None
+    try:
+        head, _, raw = path.read_bytes().partition(b"\n")
+        regex_ok = json.loads(head)["regex_ok"]
+        if len(regex_ok) != n_regexes:
+            return None
+        db = hyperscan.loadb(raw, hyperscan.HS_MODE_BLOCK) if raw else None
+        if db is not None:
+            db.scratch = hyperscan.Scratch(db)
+        return [bool(x) for x in regex_ok], db
+    except Exception:  # noqa: BLE001 - absent, unreadable or damaged: compile again
+        return None
+
+
+def _save_compiled(key: str, regex_ok: list[bool], db: Any) -> None:
+    import hyperscan
+
+    path = _cache_path(key)
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = json.dumps({"regex_ok": regex_ok}).encode("ascii") + b"\n" + (hyperscan.dumpb(db) if db is not None else b"")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, path)  # whole or not at all, whoever writes it at the same time
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError:
+        pass  # a read-only home, a full disk: the compile is only not kept
 
 
 def _escape_bytes(b: bytes) -> bytes:

@@ -18,7 +18,18 @@ def failtax_cmd() -> list[str]:
     return [sys.executable, "-c", "from failtax.cli import main; main()"]
 
 
+@pytest.fixture(scope="session")
+def _pattern_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder of compiled pattern databases for the whole run, shared by the test
+    workers and the CLI subprocesses (not the user's own cache)."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    return base / "pattern-cache"
+
+
 @pytest.fixture(autouse=True)
-def _no_colour(monkeypatch: pytest.MonkeyPatch) -> None:
+def _no_colour(monkeypatch: pytest.MonkeyPatch, _pattern_cache: Path) -> None:
+    monkeypatch.setenv("FAILTAX_CACHE_DIR", str(_pattern_cache))
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("PYTHONHASHSEED", os.environ.get("PYTHONHASHSEED", "0"))

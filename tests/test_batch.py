@@ -380,3 +380,53 @@ def test_tables_that_differ_only_in_routes_share_one_compiled_matcher() -> None:
         assert got == want
     other = load_table("regen")
     assert plan_for(other, None).engine is not a.engine
+
+
+def _forbid_compiling(monkeypatch: pytest.MonkeyPatch) -> None:
+    from failtax import _scan
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("compiled again instead of read from the cache")
+
+    monkeypatch.setattr(_scan.HyperscanEngine, "_compile", refuse)
+
+
+def _fresh(taxonomy: str) -> Any:
+    """A new copy of a shipped table: nothing compiled for it in this process yet."""
+    return load_table(taxonomy).replace()
+
+
+def test_a_compiled_database_is_kept_and_read_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table's pattern database is compiled once per cache folder: a new process (here:
+    the in-process engine cache emptied) reads it back instead of compiling, and answers
+    the same; a damaged file is compiled again and replaced whole; an empty
+    ``FAILTAX_CACHE_DIR`` keeps nothing."""
+    from failtax import _scan
+
+    texts = pl.DataFrame({"text": ["error TS2304: Cannot find name 'foo'.", "CONFLICT (content): Merge conflict in a.py",
+                                   "nothing here"]})
+    monkeypatch.setenv("FAILTAX_CACHE_DIR", str(tmp_path / "cache"))
+    _scan._engine.cache_clear()
+    want = classify_batch(texts, taxonomy="devflow", table=_fresh("devflow"))
+    kept = list((tmp_path / "cache" / "hyperscan").glob("*.hsdb"))
+    assert len(kept) == 1 and kept[0].stat().st_size > 10_000
+    assert not list((tmp_path / "cache" / "hyperscan").glob("*.tmp"))
+
+    with monkeypatch.context() as m:  # read back: compiling would fail
+        _forbid_compiling(m)
+        _scan._engine.cache_clear()
+        assert classify_batch(texts, taxonomy="devflow", table=_fresh("devflow")).equals(want)
+
+    kept[0].write_bytes(kept[0].read_bytes()[: 5000])  # cut short: compiled again, replaced whole
+    _scan._engine.cache_clear()
+    assert classify_batch(texts, taxonomy="devflow", table=_fresh("devflow")).equals(want)
+    assert kept[0].stat().st_size > 10_000
+    assert want["bucket"].to_list()[:2] == [failtax.classify({"text": t}, taxonomy="devflow").bucket
+                                            for t in texts["text"][:2]]
+
+    monkeypatch.setenv("FAILTAX_CACHE_DIR", "")
+    _scan._engine.cache_clear()
+    assert _scan.cache_dir() is None
+    assert classify_batch(texts, taxonomy="devflow", table=_fresh("devflow")).equals(want)
+    assert len(list((tmp_path / "cache" / "hyperscan").glob("*"))) == 1
+    _scan._engine.cache_clear()
