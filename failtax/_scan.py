@@ -27,14 +27,12 @@ its start can be. Records holding a character RE2 folds onto an ASCII letter
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
 import os
 import platform
 import sys
-import tempfile
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -675,14 +673,11 @@ class HyperscanEngine:
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        import hyperscan
-
         raw = state.pop("_db")
         self.__dict__.update(state)
         self._db = None
         if raw is not None:  # a compiled database travels as bytes: no compiling again
-            self._db = hyperscan.loadb(raw, hyperscan.HS_MODE_BLOCK)
-            self._db.scratch = hyperscan.Scratch(self._db)
+            self._db = _database_from(raw)
 
     def scan(self, segment: Segment) -> Hits:
         if self._db is None or not len(segment):
@@ -744,8 +739,6 @@ def _cache_path(key: str) -> Path | None:
 
 def _load_compiled(key: str, n_regexes: int) -> tuple[list[bool], Any] | None:
     """(regex_ok, database) compiled before from the same patterns, or None."""
-    import hyperscan
-
     path = _cache_path(key)
     if path is None:
         return None
@@ -754,10 +747,7 @@ def _load_compiled(key: str, n_regexes: int) -> tuple[list[bool], Any] | None:
         regex_ok = json.loads(head)["regex_ok"]
         if len(regex_ok) != n_regexes:
             return None
-        db = hyperscan.loadb(raw, hyperscan.HS_MODE_BLOCK) if raw else None
-        if db is not None:
-            db.scratch = hyperscan.Scratch(db)
-        return [bool(x) for x in regex_ok], db
+        return [bool(x) for x in regex_ok], _database_from(raw) if raw else None
     except Exception:  # noqa: BLE001 - absent, unreadable or damaged: compile again
         return None
 
@@ -768,20 +758,22 @@ def _save_compiled(key: str, regex_ok: list[bool], db: Any) -> None:
     path = _cache_path(key)
     if path is None:
         return
+    from failtax.table import atomic_write_bytes
+
+    data = json.dumps({"regex_ok": regex_ok}).encode("ascii") + b"\n" + (hyperscan.dumpb(db) if db is not None else b"")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        data = json.dumps({"regex_ok": regex_ok}).encode("ascii") + b"\n" + (hyperscan.dumpb(db) if db is not None else b"")
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, path)  # whole or not at all, whoever writes it at the same time
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        atomic_write_bytes(path, data)  # whole or not at all, whoever writes it at the same time
     except OSError:
         pass  # a read-only home, a full disk: the compile is only not kept
+
+
+def _database_from(raw: bytes) -> Any:
+    """A database from :func:`hyperscan.dumpb`'s bytes, ready to scan."""
+    import hyperscan
+
+    db = hyperscan.loadb(raw, hyperscan.HS_MODE_BLOCK)
+    db.scratch = hyperscan.Scratch(db)
+    return db
 
 
 def _escape_bytes(b: bytes) -> bytes:
@@ -855,7 +847,7 @@ def make_engine(literals: Sequence[str], regexes: Sequence[str | None] = (), eng
     those it can run (``engine.regex_ok``) and leaves the others to literal prefilters.
     """
     name = engine or available_engines()[0]
-    if name not in ("hyperscan", "polars") or name not in available_engines():
+    if name not in available_engines():
         raise ValueError(f"unknown engine {engine!r}; available: {', '.join(available_engines())}")
     return _engine(tuple(literals), tuple(regexes), name)
 

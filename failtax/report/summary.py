@@ -20,7 +20,6 @@ import datetime as _dt
 import json
 import math
 import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +29,7 @@ import polars as pl
 
 from failtax.analysis.agreement import summarize_agreement
 from failtax.analysis.frames import as_decisions
+from failtax.table import atomic_write_text
 
 __all__ = [
     "KeyNumber",
@@ -172,23 +172,8 @@ def write_json(data: Any, path: str | os.PathLike[str]) -> Path:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(jsonable(data), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
-    write_text_atomic(target, text)
+    atomic_write_text(target, text)
     return target
-
-
-def write_text_atomic(target: Path, text: str) -> None:
-    """Write ``text`` to ``target`` through a temporary file in the same folder."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 # --------------------------------------------------------------------------- frames

@@ -43,7 +43,7 @@ from typing import Any
 
 from failtax.classify import classify, extract_signals
 from failtax.errors import InputError
-from failtax.table import RouteRule, RuleTable, load_table
+from failtax.table import RouteRule, RuleTable, atomic_write_bytes, load_table
 from failtax.taxonomy import load_taxonomy
 from failtax.telemetry.emit import event_line, event_record, format_ts
 from failtax.telemetry.schema import FAMILY_EVENT_TYPES, TAXONOMY_FAMILY
@@ -702,14 +702,14 @@ def simulate(
     for name, content in files.items():
         path = out_dir / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        _atomic_write_bytes(path, b"".join(content))
+        atomic_write_bytes(path, b"".join(content))
         written.append(path)
         counts[f"lines:{name}"] = len(content)
 
     truth = _truth_json(seed=seed, taxonomy=taxonomy, start=start_day, weeks=weeks, events=events,
                         truths=truths, clean=clean, people=people, files=list(files))
     truth_path = out_dir / "truth.json"
-    _atomic_write_bytes(truth_path, (json.dumps(truth, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    atomic_write_bytes(truth_path, (json.dumps(truth, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     written.append(truth_path)
     return SimulationResult(out=out_dir, files=tuple(written), truth=truth, counts=counts)
 
@@ -758,12 +758,4 @@ def _truth_json(*, seed: int, taxonomy: str, start: date, weeks: int, events: in
     doc["files"] = files
     return doc
 
-
-def _atomic_write_bytes(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
 
