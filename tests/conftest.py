@@ -19,13 +19,17 @@ def failtax_cmd() -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def _pattern_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def shared_tmp(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder all test workers of this run share (pytest-xdist), else this run's own."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if hasattr(request.config, "workerinput") else base
+
+
+@pytest.fixture(scope="session")
+def _pattern_cache(shared_tmp: Path) -> Path:
     """One folder of compiled pattern databases for the whole run, shared by the test
     workers and the CLI subprocesses (not the user's own cache)."""
-    base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent
-    return base / "pattern-cache"
+    return shared_tmp / "pattern-cache"
 
 
 @pytest.fixture(autouse=True)

@@ -424,9 +424,18 @@ def test_a_compiled_database_is_kept_and_read_back(tmp_path: Path, monkeypatch: 
     assert want["bucket"].to_list()[:2] == [failtax.classify({"text": t}, taxonomy="devflow").bucket
                                             for t in texts["text"][:2]]
 
+    # empty: nothing kept anywhere (not in the default folder, not beside the working directory)
+    for d in ("home", "cwd"):
+        (tmp_path / d).mkdir()
     monkeypatch.setenv("FAILTAX_CACHE_DIR", "")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path / "cwd")
     _scan._engine.cache_clear()
     assert _scan.cache_dir() is None
     assert classify_batch(texts, taxonomy="devflow", table=_fresh("devflow")).equals(want)
+    assert list((tmp_path / "home").iterdir()) == list((tmp_path / "cwd").iterdir()) == []
     assert len(list((tmp_path / "cache" / "hyperscan").glob("*"))) == 1
+    # unset: the default folder under XDG_CACHE_HOME
+    monkeypatch.delenv("FAILTAX_CACHE_DIR")
+    assert _scan.cache_dir() == tmp_path / "home" / "failtax"
     _scan._engine.cache_clear()

@@ -30,20 +30,13 @@ def _run(args: list[str], cwd: Path, *, timeout: float = 240) -> subprocess.Comp
     return subprocess.run([*CMD, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
 
 
-def _shared_dir(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder all test workers of this session share (pytest-xdist), else a fresh one."""
-    if hasattr(request.config, "workerinput"):
-        return tmp_path_factory.getbasetemp().parent
-    return tmp_path_factory.getbasetemp()
-
-
 @pytest.fixture(scope="module")
-def shared_runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+def shared_runs(shared_tmp: Path):
     """Simulated telemetry and one ``failtax report`` with no arguments, made once per
     session even when several workers run these tests (the others wait and reuse it)."""
     import fcntl
 
-    root = _shared_dir(request, tmp_path_factory) / "report-checkout"
+    root = shared_tmp / "report-checkout"
     root.mkdir(exist_ok=True)
     with open(root.parent / "report-checkout.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
