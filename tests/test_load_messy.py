@@ -612,6 +612,20 @@ def test_line_ends_spacing_and_key_order(tmp_path: Path) -> None:
     assert load([crlf, lf]).summary.duplicates == 0
 
 
+def test_a_signal_named_twice_or_blank_counts_once_or_not_at_all(tmp_path: Path) -> None:
+    path = _write(tmp_path / "signals.jsonl", "\n".join([
+        _line(1, signals=["a", "a", "b"]),                               # already normal: the fast statement
+        _line(2, signals=["Element Not Found", "element_not_found", " ", "", "x"]),  # normalised in SQL
+        _line(3, signals=[]),
+    ]) + "\n")
+    tel = load(path)
+    assert _quarantine(tel) == {}
+    by_run = dict(tel.sql("SELECT run_id, signals FROM decisions").fetchall())
+    assert by_run == {"r1": ["a", "b"], "r2": ["element-not-found", "x"], "r3": []}
+    rows = tel.sql("SELECT e.run_id, s.signal FROM signals s JOIN events e USING (event_id) ORDER BY 1, 2").fetchall()
+    assert rows == [("r1", "a"), ("r1", "b"), ("r2", "element-not-found"), ("r2", "x")]
+
+
 def test_values_of_the_wrong_type_are_quarantined_not_converted(tmp_path: Path) -> None:
     f = tmp_path / "types.jsonl"
     agent = {"code": "auth", "title": "t", "detail": "d", "retryable": False}

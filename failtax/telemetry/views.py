@@ -169,7 +169,7 @@ SELECT
   a.test_case_id,
   a.ai_classification AS ai_bucket,
   a.eff_suggestion AS ai_suggestion,
-  coalesce(a.signals, CAST([] AS VARCHAR[])) AS signals,
+  coalesce(list_filter(a.signals, lambda s, i: s <> '' AND list_position(a.signals, s) = i), CAST([] AS VARCHAR[])) AS signals,
   a.action AS user_action,
   ia.bucket AS implied_bucket,
   a.is_decided AS decided,
@@ -193,8 +193,9 @@ FROM leveled ORDER BY ts, event_id
 """
 
 _SIGNALS = """
-SELECT event_id, source, event_type, ts, skill, project_id, ai_classification, signal
+SELECT DISTINCT event_id, source, event_type, ts, skill, project_id, ai_classification, signal
 FROM (SELECT *, unnest(signals) AS signal FROM events WHERE source = 'failure-event' AND len(signals) > 0)
+WHERE signal <> ''
 """
 
 _LIFECYCLE = """
