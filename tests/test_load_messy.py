@@ -269,6 +269,20 @@ def test_several_objects_on_one_line_are_each_read(tmp_path: Path) -> None:
     assert tel.summary.duplicates == 2  # the second r7 on line 4, and line 11
 
 
+def test_records_parted_by_carriage_returns_alone_are_each_read(tmp_path: Path) -> None:
+    # A writer that ends records with CR only (old Mac line ends): JSON white space
+    # between whole objects, so each object is a record of the one line the file is.
+    f = tmp_path / "cr.jsonl"
+    f.write_bytes(("\r".join(_line(i) for i in (1, 2, 3)) + "\r").encode())
+    g = tmp_path / "cr-lf.jsonl"
+    g.write_bytes(("\r".join(_line(i) for i in (4, 5)) + "\r\n" + _line(6) + "\n").encode())
+    tel = load([f, g])
+    rows = tel.sql("SELECT regexp_extract(file, '[^/]+$'), line, run_id FROM events ORDER BY 1, 2, 3").fetchall()
+    assert rows == [("cr-lf.jsonl", 1, "r4"), ("cr-lf.jsonl", 1, "r5"), ("cr-lf.jsonl", 2, "r6"),
+                    ("cr.jsonl", 1, "r1"), ("cr.jsonl", 1, "r2"), ("cr.jsonl", 1, "r3")]
+    assert _quarantine(tel) == {}
+
+
 
 # --------------------------------------------------------------------------- long lines
 

@@ -1351,7 +1351,7 @@ def _list_records(text: str) -> tuple[list[str], None] | None:
 _NUL_OR_RS = re.compile("[\x00\x1e]+")
 _DECODER = json.JSONDecoder()
 _JSON_SPACES = re.compile("[ \t\r\n]*")
-_OBJECT_AFTER_OBJECT = re.compile(r"\}[ \t]*\{")
+_OBJECT_AFTER_OBJECT = re.compile(r"\}[ \t\r]*\{")
 
 
 def _split_records(
