@@ -33,6 +33,7 @@ from failtax.evidence import (
     frame_error_text,
     is_error_result_frame,
     normalise_text,
+    unread_keys_problem,
 )
 
 __all__ = ["Columns", "RawColumns", "frame_columns", "raw_from_frame", "raw_from_records", "prepare"]
@@ -252,6 +253,8 @@ def raw_from_records(records: Sequence[Any]) -> RawColumns:
         if not isinstance(rec, Mapping):
             raw.python_rows[i] = rec
             rec = {}
+        elif unread_keys_problem(rec) is not None:  # classify() words the warning
+            raw.python_rows[i] = rec
         text.append(_first(rec, _TEXT_KEYS))
         exit_code.append(_first(rec, _EXIT_KEYS))
         frame.append(_first(rec, _FRAME_KEYS))

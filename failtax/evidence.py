@@ -278,7 +278,7 @@ class Evidence:
         Keys: ``text`` (also ``stderr``/``stderrTail``), ``exit_code`` (``exitCode``),
         ``signal``, ``result_frame`` (a mapping or a JSON string), ``frames``, ``fields``,
         ``signals``, ``id``. A value of the wrong type is dropped and noted in
-        ``problems``.
+        ``problems``, as is a record whose keys are all ones evidence is not read from.
 
         >>> Evidence.from_record({"text": "HTTP 429", "exit_code": "1"}).exit_code
         1
@@ -310,6 +310,9 @@ class Evidence:
             problems.append("fields: expected an object")
             fields = {}
         signals = _as_signals(record.get("signals"), problems)
+        unread = unread_keys_problem(record)
+        if unread is not None:
+            problems.append(unread)
         return cls(
             text=text,
             exit_code=exit_code,
@@ -333,6 +336,31 @@ class Evidence:
             if inband:
                 parts.append(normalise_text(inband))
         return "\n".join(parts)
+
+
+#: Every key a record may give evidence under (``id`` names it, it is no evidence).
+EVIDENCE_KEYS = ("text", "stderr", "stderrTail", "stderr_tail", "exit_code", "exitCode", "signal",
+                 "result_frame", "resultFrame", "frames", "fields", "signals")
+
+
+def unread_keys_problem(record: Mapping[str, Any]) -> str | None:
+    """The problem of a record whose keys are all ones evidence is not read from.
+
+    ``{"message": "HTTP 429"}`` classifies as no evidence at all; saying so beats a
+    silent fallback bucket. ``None`` when some evidence key has a value, or the record
+    has no key but ``id``.
+
+    >>> unread_keys_problem({"id": 3, "message": "HTTP 429", "error": None})
+    'no evidence: none of text, exit_code, signal, result_frame, frames, fields, signals has a value (keys given: error, message)'
+    """
+    if any(record.get(k) is not None for k in EVIDENCE_KEYS):
+        return None
+    others = sorted(str(k) for k in record if k != "id" and k not in EVIDENCE_KEYS)
+    if not others:
+        return None
+    shown = ", ".join(others[:8]) + (f" and {len(others) - 8} more" if len(others) > 8 else "")
+    return (f"no evidence: none of text, exit_code, signal, result_frame, frames, fields, signals "
+            f"has a value (keys given: {shown})")
 
 
 def _first(record: Mapping[str, Any], keys: Sequence[str]) -> Any:

@@ -170,6 +170,15 @@ def test_odd_values_are_noted_not_raised() -> None:
     assert out["warnings"][1].to_list() == ["text: expected a string, got int", "exit_code: expected an integer, got a boolean"]
 
 
+def test_a_record_with_no_evidence_key_is_noted_as_classify_notes_it() -> None:
+    records = [{"message": "HTTP 429"}, {"text": "HTTP 429", "message": "x"}, {"id": 7}, {"text": None, "error": "Killed"}]
+    got = classify_records(records, taxonomy="agent-run")
+    want = [failtax.classify(r, taxonomy="agent-run") for r in records]
+    assert got == want
+    assert [bool(c.warnings) for c in got] == [True, False, False, True]
+    assert "keys given: error" in got[3].warnings[0]
+
+
 def test_bad_arguments_are_refused_clearly() -> None:
     with pytest.raises(InputError, match="polars or pandas"):
         classify_batch([{"text": "x"}], taxonomy="agent-run")

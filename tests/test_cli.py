@@ -121,6 +121,20 @@ def test_classify_reads_stdin_and_names_it() -> None:
     assert second["error"].startswith("<stdin>:2: ")
 
 
+def test_classify_warns_when_a_line_gives_no_evidence_key() -> None:
+    # {"message": ...} is a likely slip for {"text": ...}: the answer says so, and a line
+    # with a real evidence key, or no key but its id, gets no such warning.
+    p = run("classify", "-t", "agent-run", stdin=b'{"id": 1, "message": "HTTP 429 Too Many Requests", "error": "x"}\n'
+            b'{"id": 2, "text": "HTTP 429 Too Many Requests", "message": "x"}\n{"id": 3}\n')
+    no_traceback(p)
+    first, second, third = (json.loads(x) for x in p.stdout.decode().splitlines())
+    assert first["id"] == 1 and first["rule"] == "fallback"
+    assert first["warnings"] == ["no evidence: none of text, exit_code, signal, result_frame, frames, fields, "
+                                 "signals has a value (keys given: error, message)"]
+    assert second["bucket"] == "rate_limited" and not second.get("warnings")
+    assert third["id"] == 3 and not third.get("warnings")
+
+
 def test_classify_reads_a_file_that_opens_with_a_byte_order_mark(tmp_path: Path) -> None:
     # Windows editors and PowerShell's Out-File write a UTF-8 BOM before the first line.
     f = tmp_path / "evidence.jsonl"
