@@ -12,7 +12,7 @@ What is found, and the placeholder kind each gets:
   ``openai-key`` (``sk-…``, ``sk-proj-…``), ``openrouter-key``, ``google-api-key``
   (``AIza…``), ``google-oauth-token`` (``ya29.…``), ``google-oauth-secret``
   (``GOCSPX-…``), ``github-token`` (``ghp_ gho_ ghu_ ghs_ ghr_ github_pat_``),
-  ``gitlab-token`` (``glpat-…``), ``slack-token`` (``xox[abpors]-…``),
+  ``gitlab-token`` (``glpat-…``), ``slack-token`` (``xox[abpors]-…``, app-level ``xapp-…``),
   ``slack-webhook``, ``stripe-key`` (``sk_live_ rk_live_ sk_test_ whsec_``),
   ``huggingface-token`` (``hf_…``), ``npm-token``, ``pypi-token``, ``sendgrid-key``
   (``SG.….…``), ``twilio-key`` (``AC``/``SK`` + 32 hex), ``groq-key``, ``xai-key``,
@@ -205,6 +205,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("gitlab-token", r"\bgl(?:pat|dt|rt|ptt|soat|cbt|oas|ft)-[A-Za-z0-9_.-]{20,}"),
     _Rule("slack-webhook", r"\bhttps://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,}"),
     _Rule("slack-token", r"\bxox[abposr]-[A-Za-z0-9_-]{10,}"),
+    _Rule("slack-token", r"\bxapp-[0-9]+-[A-Za-z0-9_-]{10,}"),
     _Rule("huggingface-token", r"\bhf_[A-Za-z0-9]{30,}" + _TAIL),
     _Rule("npm-token", r"\bnpm_[A-Za-z0-9]{36,}" + _TAIL),
     _Rule("pypi-token", r"\bpypi-AgE[A-Za-z0-9_-]{50,}"),
@@ -299,7 +300,7 @@ def _without_groups(pat: str) -> str:
 _TRIGGER_WORDS_CS = (
     "sk-", "sk_", "rk_", "whsec_", "AIza", "ya29.", "GOCSPX-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_",
     "github_pat_", "glpat-", "gldt-", "glrt-", "glptt-", "glsoat-", "glcbt-", "gloas-", "glft-",
-    "hooks.slack.com", "xox", "hf_", "npm_", "pypi-", "SG.", "gsk_", "xai-", "r8_", "pplx-", "_v1_",
+    "hooks.slack.com", "xox", "xapp-", "hf_", "npm_", "pypi-", "SG.", "gsk_", "xai-", "r8_", "pplx-", "_v1_",
     "shpat_", "shpca_", "shppa_", "shpss_", "dapi", "dp.", "lin_api_", "lin_oauth_", "ntn_", "secret_",
     "AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "APKA", "AROA",
     "eyJ", "PRIVATE KEY", "://", "@",
