@@ -83,7 +83,7 @@ def test_clean_data_is_never_recommended():
 
 
 def test_drift_shows_as_gain_only_once_the_cutoff_is_past_it():
-    df, truth = data(5, "drift", 4000)
+    df, truth = data(5, "drift", 6000)  # a week after the onset must hold enough of the drifted signal
     (d,) = truth["defects"]
     onset = START + timedelta(weeks=d["from_week"])
     frame = rolling_backtest(df, taxonomy="replay", cutoffs=[onset - timedelta(weeks=1), onset + timedelta(weeks=1)])

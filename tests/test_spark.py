@@ -264,7 +264,7 @@ def test_tuned_table_equals_the_local_fit(sim: dict, taxonomy: str, tmp_path: Pa
     counts = fs.count_signal_sets(sim["spark"], taxonomy=taxonomy)
     n_events = sim["local"].filter(pl.col("taxonomy") == taxonomy).height
     assert counts["n"].sum() == n_events
-    assert counts.height < n_events // 5  # the driver sees groups (fixed by the data's variety), not events
+    assert counts.height < n_events // 4  # the driver sees groups (fixed by the data's variety), not events
 
     params = dict(suspect_method="week", cv=None, random_state=7)  # cross-validation: on the sample below
     got = fs.fit_counts(TableTuner(taxonomy, **params), counts)
