@@ -23,12 +23,16 @@ from failtax._batch_plan import Plan
 from failtax._scan import Segment
 from failtax.errors import InputError
 from failtax.evidence import (
+    EXIT_CODE_KEYS,
+    FRAME_KEYS,
     MAX_TEXT_CHARS,
+    TEXT_KEYS,
     _as_frame,
     _as_int,
     _as_signal,
     _as_signals,
     _as_text,
+    _first,
     _inband_text,
     frame_error_text,
     is_error_result_frame,
@@ -38,9 +42,6 @@ from failtax.evidence import (
 
 __all__ = ["Columns", "RawColumns", "frame_columns", "raw_from_frame", "raw_from_records", "prepare"]
 
-_TEXT_KEYS = ("text", "stderr", "stderrTail", "stderr_tail")
-_EXIT_KEYS = ("exit_code", "exitCode")
-_FRAME_KEYS = ("result_frame", "resultFrame")
 #: A character class of what normalise_text() changes: NUL, ESC, CR and the 8-bit
 #: C1 escape introducers (one regex pass is far quicker than a multi-literal one).
 _DIRTY = "[\x00\x1b\r\x90\x98\x9b\x9d\x9e\x9f]"
@@ -221,9 +222,9 @@ def raw_from_frame(df: Any) -> RawColumns:
         lists = [c.to_list() for c in cols]
         return [next((v for v in vals if v is not None), None) for vals in zip(*lists, strict=True)]
 
-    raw.values["text"] = pick(_TEXT_KEYS)
-    raw.values["exit_code"] = pick(_EXIT_KEYS)
-    raw.values["result_frame"] = pick(_FRAME_KEYS)
+    raw.values["text"] = pick(TEXT_KEYS)
+    raw.values["exit_code"] = pick(EXIT_CODE_KEYS)
+    raw.values["result_frame"] = pick(FRAME_KEYS)
     for key in ("signal", "frames", "fields", "signals"):
         raw.values[key] = df[key] if key in names else None
     # JSON text in a string column of objects/lists is decoded, as result_frame's is.
@@ -255,9 +256,9 @@ def raw_from_records(records: Sequence[Any]) -> RawColumns:
             rec = {}
         elif unread_keys_problem(rec) is not None:  # classify() words the warning
             raw.python_rows[i] = rec
-        text.append(_first(rec, _TEXT_KEYS))
-        exit_code.append(_first(rec, _EXIT_KEYS))
-        frame.append(_first(rec, _FRAME_KEYS))
+        text.append(_first(rec, TEXT_KEYS))
+        exit_code.append(_first(rec, EXIT_CODE_KEYS))
+        frame.append(_first(rec, FRAME_KEYS))
         signal.append(rec.get("signal"))
         frames.append(rec.get("frames"))
         fields.append(rec.get("fields"))
@@ -269,14 +270,6 @@ def raw_from_records(records: Sequence[Any]) -> RawColumns:
     )
     raw.ids = ids
     return raw
-
-
-def _first(record: Mapping[str, Any], keys: Sequence[str]) -> Any:
-    for k in keys:
-        v = record.get(k)
-        if v is not None:
-            return v
-    return None
 
 
 def _values(col: Any) -> list[Any]:

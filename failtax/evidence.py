@@ -290,11 +290,11 @@ class Evidence:
         if not isinstance(record, Mapping):
             return cls(problems=(f"evidence must be an object, got {type(record).__name__}",))
         problems: list[str] = []
-        text = _first(record, ("text", "stderr", "stderrTail", "stderr_tail"))
+        text = _first(record, TEXT_KEYS)
         text = _as_text(text, "text", problems)
-        exit_code = _as_int(_first(record, ("exit_code", "exitCode")), "exit_code", problems)
+        exit_code = _as_int(_first(record, EXIT_CODE_KEYS), "exit_code", problems)
         signal = _as_signal(record.get("signal"), problems)
-        frame = _as_frame(_first(record, ("result_frame", "resultFrame")), problems)
+        frame = _as_frame(_first(record, FRAME_KEYS), problems)
         frames = record.get("frames")
         if frames is None:
             frames_t: tuple[Any, ...] = ()
@@ -338,9 +338,12 @@ class Evidence:
         return "\n".join(parts)
 
 
+#: The keys (and column names) evidence is read from, aliases in the order they are tried.
+TEXT_KEYS = ("text", "stderr", "stderrTail", "stderr_tail")
+EXIT_CODE_KEYS = ("exit_code", "exitCode")
+FRAME_KEYS = ("result_frame", "resultFrame")
 #: Every key a record may give evidence under (``id`` names it, it is no evidence).
-EVIDENCE_KEYS = ("text", "stderr", "stderrTail", "stderr_tail", "exit_code", "exitCode", "signal",
-                 "result_frame", "resultFrame", "frames", "fields", "signals")
+EVIDENCE_KEYS = (*TEXT_KEYS, *EXIT_CODE_KEYS, "signal", *FRAME_KEYS, "frames", "fields", "signals")
 
 
 def unread_keys_problem(record: Mapping[str, Any]) -> str | None:

@@ -32,6 +32,7 @@ from typing import Any
 import pyarrow as pa
 
 from failtax.errors import InputError
+from failtax.evidence import EVIDENCE_KEYS
 from failtax.table import RuleTable, dump_table, load_table, table_from_mapping
 
 __all__ = [
@@ -45,10 +46,7 @@ __all__ = [
 ]
 
 #: Input columns the batch classifier reads (aliases included); others are ignored.
-EVIDENCE_COLUMNS = (
-    "id", "text", "stderr", "stderrTail", "stderr_tail", "exit_code", "exitCode", "signal",
-    "result_frame", "resultFrame", "frames", "fields", "signals",
-)
+EVIDENCE_COLUMNS = ("id", *EVIDENCE_KEYS)
 
 _CACHE_SIZE = 16
 _TABLES: dict[str, RuleTable] = {}
