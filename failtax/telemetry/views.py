@@ -105,6 +105,14 @@ IS_CLASSIFICATION = (
     " OR (event_type = 'pre-execution-classification' AND coalesce(user_action, '') = ''))"
 )
 
+
+
+def _signal_set(col: str) -> str:
+    """SQL: the signal names of list ``col`` as a set: each once (first-seen order), no blank
+    one. The events table keeps the list as the line wrote it."""
+    return f"list_filter({col}, lambda s, i: s <> '' AND list_position({col}, s) = i)"
+
+
 _PAIRING = """
 WITH fe AS (
   SELECT event_id, ts, skill, project_id, run_id, test_case_id, ai_classification, ai_suggestion,
@@ -169,7 +177,7 @@ SELECT
   a.test_case_id,
   a.ai_classification AS ai_bucket,
   a.eff_suggestion AS ai_suggestion,
-  coalesce(list_filter(a.signals, lambda s, i: s <> '' AND list_position(a.signals, s) = i), CAST([] AS VARCHAR[])) AS signals,
+  coalesce(""" + _signal_set("a.signals") + """, CAST([] AS VARCHAR[])) AS signals,
   a.action AS user_action,
   ia.bucket AS implied_bucket,
   a.is_decided AS decided,
@@ -193,9 +201,9 @@ FROM leveled ORDER BY ts, event_id
 """
 
 _SIGNALS = """
-SELECT DISTINCT event_id, source, event_type, ts, skill, project_id, ai_classification, signal
-FROM (SELECT *, unnest(signals) AS signal FROM events WHERE source = 'failure-event' AND len(signals) > 0)
-WHERE signal <> ''
+SELECT event_id, source, event_type, ts, skill, project_id, ai_classification, signal
+FROM (SELECT *, unnest(""" + _signal_set("signals") + """) AS signal
+      FROM events WHERE source = 'failure-event' AND len(signals) > 0)
 """
 
 _LIFECYCLE = """
