@@ -33,7 +33,8 @@ def _pattern_cache(shared_tmp: Path) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _no_colour(monkeypatch: pytest.MonkeyPatch, _pattern_cache: Path) -> None:
+def _test_environment(monkeypatch: pytest.MonkeyPatch, _pattern_cache: Path) -> None:
+    """Every test: the run's pattern cache, no colour codes, a fixed hash seed."""
     monkeypatch.setenv("FAILTAX_CACHE_DIR", str(_pattern_cache))
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("PYTHONHASHSEED", os.environ.get("PYTHONHASHSEED", "0"))

@@ -170,7 +170,6 @@ def write_json(data: Any, path: str | os.PathLike[str]) -> Path:
     {'a': 1}
     """
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(jsonable(data), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
     atomic_write_text(target, text)
     return target

@@ -1350,8 +1350,8 @@ def _list_records(text: str) -> tuple[list[str], None] | None:
 
 _NUL_OR_RS = re.compile("[\x00\x1e]+")
 _DECODER = json.JSONDecoder()
-_JSON_SPACES = re.compile("[ \t\r\n]*")
-_OBJECT_AFTER_OBJECT = re.compile(r"\}[ \t\r]*\{")
+_JSON_SPACES = re.compile("[ \t\r\n]*")  # RFC 8259's white space
+_OBJECT_AFTER_OBJECT = re.compile(r"\}" + _JSON_SPACES.pattern + r"\{")
 
 
 def _split_records(

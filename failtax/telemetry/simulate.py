@@ -701,8 +701,7 @@ def simulate(
     written = []
     for name, content in files.items():
         path = out_dir / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(path, b"".join(content))
+        atomic_write_bytes(path, b"".join(content))  # (makes the folder, e.g. mess/)
         written.append(path)
         counts[f"lines:{name}"] = len(content)
 
