@@ -628,8 +628,8 @@ def test_line_ends_spacing_and_key_order(tmp_path: Path) -> None:
 
 def test_a_signal_named_twice_or_blank_counts_once_or_not_at_all(tmp_path: Path) -> None:
     path = _write(tmp_path / "signals.jsonl", "\n".join([
-        _line(1, signals=["a", "a", "b"]),                               # already normal: the fast statement
-        _line(2, signals=["Element Not Found", "element_not_found", " ", "", "x"]),  # normalised in SQL
+        _line(1, signals=["a", "a", "b"]),                               # one name twice
+        _line(2, signals=["Element Not Found", "element_not_found", " ", "", "x"]),  # twice once normal; blanks
         _line(3, signals=[]),
     ]) + "\n")
     tel = load(path)
