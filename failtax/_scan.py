@@ -629,13 +629,14 @@ class HyperscanEngine:
                 ids.append(i)
         #: per regex: True when hyperscan reports its superset, else the caller prefilters
         self.regex_ok = [rx is not None for rx in regexes]
-        key = _cache_key(exprs, ids, self.n_literals, regexes)
-        cached = _load_compiled(key, len(regexes))
+        path = _cache_path(exprs, ids, self.n_literals, regexes)
+        cached = _load_compiled(path, len(regexes)) if path is not None else None
         if cached is not None:
             self.regex_ok, self._db = cached
             return
         self._compile(hyperscan, exprs, ids, regexes)
-        _save_compiled(key, self.regex_ok, self._db)
+        if path is not None:
+            _save_compiled(path, self.regex_ok, self._db)
 
     def _compile(self, hyperscan: Any, exprs: list[bytes], ids: list[int], regexes: Sequence[str | None]) -> None:
         caseless = hyperscan.HS_FLAG_CASELESS
@@ -732,16 +733,17 @@ def _cache_key(literal_exprs: Sequence[bytes], ids: Sequence[int], n_literals: i
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
-def _cache_path(key: str) -> Path | None:
+def _cache_path(literal_exprs: Sequence[bytes], ids: Sequence[int], n_literals: int,
+                regexes: Sequence[str | None]) -> Path | None:
+    """The file a database of these patterns is kept in; None when nothing is kept."""
     folder = cache_dir()
-    return None if folder is None else folder / "hyperscan" / f"{key}.hsdb"
-
-
-def _load_compiled(key: str, n_regexes: int) -> tuple[list[bool], Any] | None:
-    """(regex_ok, database) compiled before from the same patterns, or None."""
-    path = _cache_path(key)
-    if path is None:
+    if folder is None:
         return None
+    return folder / "hyperscan" / f"{_cache_key(literal_exprs, ids, n_literals, regexes)}.hsdb"
+
+
+def _load_compiled(path: Path, n_regexes: int) -> tuple[list[bool], Any] | None:
+    """(regex_ok, database) compiled before from the same patterns, or None."""
     try:
         head, _, raw = path.read_bytes().partition(b"\n")
         regex_ok = json.loads(head)["regex_ok"]
@@ -752,12 +754,9 @@ def _load_compiled(key: str, n_regexes: int) -> tuple[list[bool], Any] | None:
         return None
 
 
-def _save_compiled(key: str, regex_ok: list[bool], db: Any) -> None:
+def _save_compiled(path: Path, regex_ok: list[bool], db: Any) -> None:
     import hyperscan
 
-    path = _cache_path(key)
-    if path is None:
-        return
     from failtax.table import atomic_write_bytes
 
     data = json.dumps({"regex_ok": regex_ok}).encode("ascii") + b"\n" + (hyperscan.dumpb(db) if db is not None else b"")
