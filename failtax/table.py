@@ -227,9 +227,22 @@ class RuleTable:
     provenance: Mapping[str, Any] = field(default_factory=dict)
     path: str | None = field(default=None, compare=False)
     _compiled: Any = field(default=None, init=False, repr=False, compare=False)
+    _hash: int | None = field(default=None, init=False, repr=False, compare=False)
 
     def __hash__(self) -> int:
-        return hash((self.name, self.taxonomy, self.version, self.extract, self.route))
+        # Tables key caches (a simulated event looks its signals up under its table):
+        # hashing every rule of a grown table each time cost more than the lookup saved.
+        if self._hash is None:
+            object.__setattr__(self, "_hash", hash((self.name, self.taxonomy, self.version, self.extract,
+                                                    self.route)))
+        return self._hash  # type: ignore[return-value]
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A string's hash differs between processes: the kept one does not travel.
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, _hash=None)
 
     def compiled(self) -> CompiledTable:
         """The table validated against its taxonomy and compiled for matching (cached)."""

@@ -333,3 +333,22 @@ def test_repr_of_shipped_rules_names_their_fields():
         r = repr(rule)
         assert r.startswith(("[[extract]] id=", "[[route]] id=")), r
         assert f"id={rule.id!r}" in r
+
+
+def test_a_table_hashed_then_pickled_is_found_by_an_equal_table_in_another_process(tmp_path: Path) -> None:
+    """A table keeps its hash once worked out; that kept hash must not travel in a pickle,
+    since a string's hash differs between processes (another PYTHONHASHSEED)."""
+    import pickle
+    import subprocess
+    import sys
+
+    table = load_table("replay")
+    assert hash(table) == hash(table) and {table: 1}[load_table("replay")] == 1
+    (tmp_path / "t.pickle").write_bytes(pickle.dumps(table))
+    script = ("import pickle, sys; from failtax.table import load_table;"
+              "t = pickle.loads(open(sys.argv[1], 'rb').read());"
+              "print({load_table('replay'): 'found'}.get(t, 'lost'), t == load_table('replay'))")
+    for seed in ("1", "2"):
+        out = subprocess.run([sys.executable, "-c", script, str(tmp_path / "t.pickle")], check=True,
+                             capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed})
+        assert out.stdout.split() == ["found", "True"]

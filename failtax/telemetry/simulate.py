@@ -242,13 +242,13 @@ def _lognormal(rng: random.Random, median: float, sigma: float, cap: float = 360
     return min(cap, median * math.exp(rng.gauss(0.0, sigma)))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 16)  # a run draws tens of thousands of signal sets
 def _classify_signals(taxonomy: str, table: RuleTable, signals: tuple[str, ...]) -> tuple[str, str | None, tuple[str, ...]]:
     c = classify({"signals": list(signals)}, taxonomy=taxonomy, table=table)
     return c.bucket, c.suggestion, c.signals
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=1 << 13)  # every signal of every table a run simulates
 def _phrase(table: RuleTable, signal: str) -> str | None:
     """A literal from the table that, alone, makes the table extract exactly ``signal``."""
     for rule in table.extract:
