@@ -2,7 +2,7 @@
 
 A real PySpark in local mode (``local[2]``, Java from the machine, started once for the
 module) reads the Parquet that ``failtax load --parquet`` wrote, for the bundled sample
-(``data/``) and for 60,000 simulated classified events (``failtax simulate``, seeded;
+(``data/``) and for 20,000 simulated classified events (``failtax simulate``, seeded;
 the simulation and load run as real CLI subprocesses while Spark starts). Against the
 local path on the database the same load built, it must give:
 
@@ -39,11 +39,13 @@ from failtax.batch import classify_batch  # noqa: E402
 from failtax.errors import InputError  # noqa: E402
 from failtax.spark.classify import table_cache_info  # noqa: E402
 from failtax.spark.io import QUICK_START_JAVA_OPTIONS  # noqa: E402
-from failtax.table import dump_table  # noqa: E402
+from failtax.spark.tune import GROUP_KEYS  # noqa: E402
+from failtax.table import dump_table, load_table  # noqa: E402
 from failtax.taxonomy import load_taxonomy  # noqa: E402
 from failtax.telemetry import connect, load  # noqa: E402
 from failtax.telemetry.parquet import write_parquet  # noqa: E402
 from failtax.tune import TableTuner  # noqa: E402
+from failtax.tune._frame import prepare, with_signal_sets  # noqa: E402
 
 pytestmark = [
     pytest.mark.spark,
@@ -54,7 +56,7 @@ pytestmark = [
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "data"
-SIM_EVENTS = 60_000
+SIM_EVENTS = 20_000
 SIM_SEED = 11
 
 
@@ -110,7 +112,7 @@ def sample(spark: object, workdir: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def sim(spark: object, simulated: subprocess.Popen, workdir: Path) -> dict:
-    """60,000 simulated events: the CLI's database for the local path, its Parquet for Spark."""
+    """20,000 simulated events: the CLI's database for the local path, its Parquet for Spark."""
     _, err = simulated.communicate(timeout=600)
     assert simulated.returncode == 0, err
     local_df = _decisions(workdir / "sim.duckdb")
@@ -264,7 +266,14 @@ def test_tuned_table_equals_the_local_fit(sim: dict, taxonomy: str, tmp_path: Pa
     counts = fs.count_signal_sets(sim["spark"], taxonomy=taxonomy)
     n_events = sim["local"].filter(pl.col("taxonomy") == taxonomy).height
     assert counts["n"].sum() == n_events
-    assert counts.height < n_events // 4  # the driver sees groups (fixed by the data's variety), not events
+    # the driver sees one row per group (signal set, label, week …), exactly as the local
+    # tuner groups the events, and far fewer groups than events
+    local_sets = with_signal_sets(prepare(sim["local"].filter(pl.col("taxonomy") == taxonomy),
+                                          taxonomy=load_taxonomy(taxonomy)), load_table(taxonomy), use_text=True)
+    want_counts = local_sets.group_by(GROUP_KEYS).agg(pl.len().alias("n"), pl.col("ts").min().alias("ts_min"),
+                                                      pl.col("ts").max().alias("ts_max"))
+    assert_frame_equal(counts, want_counts.sort(list(GROUP_KEYS), nulls_last=True), check_dtypes=False)
+    assert counts.height < n_events // 3
 
     params = dict(suspect_method="week", cv=None, random_state=7)  # cross-validation: on the sample below
     got = fs.fit_counts(TableTuner(taxonomy, **params), counts)
