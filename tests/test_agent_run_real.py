@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 import failtax
+from real_messages import read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages" / "agent-run.yaml"
 _STATUS_CONTEXTS = (
@@ -96,7 +96,7 @@ def seed_classify(exit_code: int | None, signal: int | None, stderr: str, frame:
 
 @functools.lru_cache(maxsize=1)
 def _entries() -> tuple[dict[str, Any], ...]:
-    return tuple(yaml.safe_load(REAL.read_text(encoding="utf-8")))
+    return tuple(read_yaml(REAL))
 
 
 def _seed(entry: dict[str, Any]) -> str:

@@ -21,7 +21,6 @@ from typing import Any
 
 import polars as pl
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -30,6 +29,7 @@ from failtax._scan import exact_literals, required_literals, split_alternatives
 from failtax.batch import classify_batch, classify_records
 from failtax.evidence import MAX_TEXT_CHARS
 from failtax.table import load_table
+from real_messages import read_yaml, real_messages  # tests/real_messages.py: the fixtures, parsed once
 
 TAXONOMIES = failtax.list_taxonomies()
 ENGINES = ("hyperscan", "polars")
@@ -38,17 +38,14 @@ EVIDENCE_KEYS = ("text", "exit_code", "signal", "result_frame", "frames", "field
 
 
 def _fixture_records(taxonomy: str) -> list[dict[str, Any]]:
-    path = REAL / f"{taxonomy}.yaml"
-    if not path.exists():
-        return []
-    entries = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    entries = real_messages(taxonomy)
     return [{k: e[k] for k in EVIDENCE_KEYS if k in e} | {"id": e.get("id")} for e in entries]
 
 
 def _all_fixture_texts() -> list[str]:
     texts = []
     for path in sorted(REAL.glob("*.yaml")):
-        for e in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+        for e in read_yaml(path) or []:
             if isinstance(e.get("text"), str):
                 texts.append(e["text"])
     return texts

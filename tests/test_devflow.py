@@ -15,11 +15,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
 
 import failtax
 from failtax.table import load_table
 from failtax.taxonomy import load_taxonomy
+from real_messages import read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages" / "devflow.yaml"
 
@@ -354,7 +354,7 @@ def test_every_route_signal_can_be_produced_and_every_extracted_signal_is_routed
 
 
 def test_golden_file_covers_every_category():
-    entries = yaml.safe_load(REAL.read_text(encoding="utf-8"))
+    entries = read_yaml(REAL)
     assert len(entries) >= 100
     per_bucket = {b: 0 for b in load_taxonomy("devflow").bucket_names}
     for e in entries:

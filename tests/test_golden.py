@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 import failtax
+from real_messages import read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages"
 EVIDENCE_KEYS = ("text", "exit_code", "signal", "result_frame", "fields", "signals")
@@ -25,7 +25,7 @@ COVERED = ("agent-run", "devflow", "replay", "regen")
 
 
 def _load(path: Path) -> list[dict[str, Any]]:
-    entries = yaml.safe_load(path.read_text(encoding="utf-8"))
+    entries = read_yaml(path)
     assert isinstance(entries, list), f"{path.name}: expected a list of entries"
     return entries
 

@@ -14,11 +14,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
 
 import failtax
 from failtax.table import load_table
 from failtax.taxonomy import load_taxonomy
+from real_messages import read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages" / "orchestration.yaml"
 STALL = "Agent stalled: no progress for 600s (stream watchdog did not recover)"
@@ -214,7 +214,7 @@ def test_every_route_signal_can_be_produced_and_every_extracted_signal_is_routed
 
 
 def test_golden_file_has_five_cases_per_kind():
-    entries = yaml.safe_load(REAL.read_text(encoding="utf-8"))
+    entries = read_yaml(REAL)
     per = {k: 0 for k in KINDS}
     for e in entries:
         per[e["bucket"]] += 1

@@ -12,10 +12,10 @@ import itertools
 from pathlib import Path
 
 import pytest
-import yaml
 
 import failtax
 from failtax.table import load_table
+from real_messages import read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages"
 
@@ -183,7 +183,7 @@ def test_partial_progress_needs_progress():
 
 @pytest.mark.parametrize("name", ["replay", "regen"])
 def test_golden_files_cover_every_bucket_five_times(name):
-    entries = yaml.safe_load((REAL / f"{name}.yaml").read_text(encoding="utf-8"))
+    entries = read_yaml(REAL / f"{name}.yaml")
     per = {b: 0 for b in failtax.load_taxonomy(name).bucket_names}
     for e in entries:
         per[e["bucket"]] += 1
