@@ -22,6 +22,10 @@ from pathlib import Path
 import pytest
 
 PLOTS = ("agreement-trend", "confusion", "signal-lift", "rule-bars", "recognition-trend", "backtest", "bucket-moves")
+# The tests share one simulated checkout and report (below): on one worker (--dist
+# loadgroup), the other one is not left waiting for it.
+pytestmark = pytest.mark.xdist_group("report")
+
 CMD = [sys.executable, "-c", "from failtax.cli import main; main()"]
 
 
@@ -33,7 +37,7 @@ def _run(args: list[str], cwd: Path, *, timeout: float = 240) -> subprocess.Comp
 @pytest.fixture(scope="module")
 def shared_runs(shared_tmp: Path):
     """Simulated telemetry and one ``failtax report`` with no arguments, made once per
-    session even when several workers run these tests (the others wait and reuse it)."""
+    run even when several workers run these tests (another waits for it and reuses it)."""
     import fcntl
 
     root = shared_tmp / "report-checkout"
