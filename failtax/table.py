@@ -39,7 +39,6 @@ import dataclasses
 import difflib
 import functools
 import os
-import re
 import tempfile
 import tomllib
 from collections.abc import Mapping, Sequence

@@ -27,7 +27,6 @@ nothing is applied unless :func:`apply_signal_proposals` is called.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass

@@ -42,7 +42,6 @@ from failtax.tune._design import Design, build_design, replay_routes
 from failtax.tune._frame import prepare, with_signal_sets
 from failtax.tune._labels import drop_suspect_labels
 from failtax.tune._search import Searcher
-from failtax.tune.changes import ProposedChange
 
 __all__ = ["AgreementEstimate", "TableTuner", "bump_minor"]
 
