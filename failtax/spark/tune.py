@@ -43,11 +43,10 @@ from failtax.spark.classify import _digest, table_from_text
 from failtax.table import RuleTable, dump_table
 from failtax.taxonomy import load_taxonomy
 from failtax.tune import TableTuner
+from failtax.tune._design import GROUP_KEYS
 
 __all__ = ["GROUP_KEYS", "SignalSetBatches", "count_signal_sets", "fit_counts", "tune_table"]
 
-#: The tuner's groups: one row of :func:`count_signal_sets` per distinct combination.
-GROUP_KEYS = ("sigkey", "user_action", "implied_bucket", "agree_row", "week")
 _INPUT = ("event_id", "taxonomy", "ts", "resolved_ts", "week", "signals", "user_action", "implied_bucket",
           "opt_out", "text")
 _WEEK_METHOD = "failtax.tune: per signal set and week consensus"

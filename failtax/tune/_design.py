@@ -26,6 +26,10 @@ from failtax.table import RouteRule
 from failtax.taxonomy import Taxonomy
 from failtax.tune._frame import SEP
 
+#: What the tuner counts events by: a signal set, the person's action, its implied bucket,
+#: whether the row counts for agreement, and the week.
+GROUP_KEYS = ("sigkey", "user_action", "implied_bucket", "agree_row", "week")
+
 
 @dataclass
 class Design:
@@ -84,7 +88,7 @@ def build_design(frame: pl.DataFrame, *, taxonomy: Taxonomy, extra_signals: Sequ
     """Aggregate a prepared frame with ``sigkey`` into a :class:`Design`."""
     buckets = taxonomy.bucket_names
     bidx = {b: i for i, b in enumerate(buckets)}
-    g = frame.group_by(["sigkey", "user_action", "implied_bucket", "agree_row", "week"]).agg(n=pl.len())
+    g = frame.group_by(list(GROUP_KEYS)).agg(n=pl.len())
     keys = sorted(g["sigkey"].unique().to_list())
     key_id = {k: i for i, k in enumerate(keys)}
     split = [k.split(SEP) if k else [] for k in keys]
