@@ -29,11 +29,10 @@ from failtax._scan import exact_literals, required_literals, split_alternatives
 from failtax.batch import classify_batch, classify_records
 from failtax.evidence import MAX_TEXT_CHARS
 from failtax.table import load_table
-from real_messages import read_yaml, real_messages  # tests/real_messages.py: the fixtures, parsed once
+from real_messages import REAL, read_yaml, real_messages  # tests/real_messages.py: the fixtures, parsed once
 
 TAXONOMIES = failtax.list_taxonomies()
 ENGINES = ("hyperscan", "polars")
-REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages"
 EVIDENCE_KEYS = ("text", "exit_code", "signal", "result_frame", "frames", "fields", "signals", "id")
 
 

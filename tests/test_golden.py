@@ -15,9 +15,8 @@ from typing import Any
 import pytest
 
 import failtax
-from real_messages import read_yaml  # tests/real_messages.py: the fixtures, parsed once
+from real_messages import REAL, read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
-REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages"
 EVIDENCE_KEYS = ("text", "exit_code", "signal", "result_frame", "fields", "signals")
 ENTRY_KEYS = {"id", "source", "bucket", "rule", "note", *EVIDENCE_KEYS}
 #: Taxonomies whose every bucket must have at least one real message, once their file exists.

@@ -9,15 +9,13 @@ those signals without the bare-word misfires the seed's names invite.
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import pytest
 
 import failtax
 from failtax.table import load_table
-from real_messages import read_yaml  # tests/real_messages.py: the fixtures, parsed once
+from real_messages import REAL, read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
-REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages"
 
 REPLAY_SEED = {
     "infra": ["electron-crash", "chromium-error", "click-no-effect-on-clickable-element",

@@ -106,7 +106,6 @@ IS_CLASSIFICATION = (
 )
 
 
-
 def _signal_set(col: str) -> str:
     """SQL: the signal names of list ``col`` as a set: each once (first-seen order), no blank
     one. The events table keeps the list as the line wrote it."""
