@@ -21,6 +21,12 @@ machine.
     python benchmarks/bench_load.py --events 200000 # quicker
     python benchmarks/bench_load.py --breakdown     # and where the time goes
     python benchmarks/bench_load.py --pandas-lines 100000  # pandas on a subset, scaled
+    python benchmarks/bench_load.py --messy 200     # one bad line in every 200
+
+``--messy K`` breaks every K-th line, cycling through the kinds the loader quarantines
+(cut short, invalid UTF-8, not an object, a wrong type, an unknown event type, a missing
+field); the bare read then runs with ``ignore_errors=true`` (it nulls what it cannot
+read, silently) and pandas reads only the lines that parse (it stops at the first bad one).
 """
 
 from __future__ import annotations
@@ -86,6 +92,34 @@ def generate(out_dir: Path, events: int, *, files: int = 4, seed: int = 1) -> li
     return paths
 
 
+def _broken(line: bytes, kind: int) -> bytes:
+    """One of the bad lines the loader must quarantine, made from a good one."""
+    body = line.rstrip(b"\n")
+    if kind == 0:
+        return body[: len(body) // 2] + b"\n"  # cut short
+    if kind == 1:
+        return body[:40] + b"\xff\xfe" + body[40:] + b"\n"  # invalid UTF-8
+    if kind == 2:
+        return b"[" + body + b"]\n"  # not an object
+    if kind == 3:
+        return body.replace(b'"runId":"', b'"runId":7,"x":"', 1) + b"\n"  # a wrong type
+    if kind == 4:
+        return body.replace(b'"eventType":"replay-failure-', b'"eventType":"replay-failure-x', 1) + b"\n"
+    return body.replace(b'"ts":', b'"tz":', 1) + b"\n"  # a required field missing
+
+
+def make_messy(paths: list[Path], every: int) -> int:
+    """Break every ``every``-th line of the files in place; the number of lines broken."""
+    broken = 0
+    for p in paths:
+        lines = p.read_bytes().splitlines(keepends=True)
+        for i in range(every - 1, len(lines), every):
+            lines[i] = _broken(lines[i], broken % 6)
+            broken += 1
+        p.write_bytes(b"".join(lines))
+    return broken
+
+
 DECLARED = {
     "ts": "VARCHAR", "eventType": "VARCHAR", "skillName": "VARCHAR", "aiClassification": "VARCHAR",
     "aiSuggestion": "VARCHAR", "userAction": "VARCHAR", "runId": "VARCHAR", "testCaseId": "VARCHAR",
@@ -93,14 +127,15 @@ DECLARED = {
 }
 
 
-def _bare_child(paths: list[str], db: str, q: mp.Queue) -> None:
+def _bare_child(paths: list[str], db: str, q: mp.Queue, ignore_errors: bool = False) -> None:
     import duckdb
 
     cols = "{" + ", ".join(f"'{k}': '{v}'" for k, v in DECLARED.items()) + "}"
     files = "[" + ", ".join(f"'{p}'" for p in paths) + "]"
     con = duckdb.connect(db)  # connected (and imports done) before the clock starts, as for failtax
     t, c = time.perf_counter(), time.process_time()
-    con.execute(f"CREATE TABLE t AS SELECT * FROM read_json({files}, format='newline_delimited', columns={cols})")
+    con.execute(f"CREATE TABLE t AS SELECT * FROM read_json({files}, format='newline_delimited', columns={cols}"
+                f"{', ignore_errors=true' if ignore_errors else ''})")
     con.close()
     q.put((time.perf_counter() - t, time.process_time() - c))
 
@@ -225,10 +260,15 @@ def time_pandas(paths: list[Path], limit_lines: int) -> tuple[float, float, int]
     n = 0
     with open(sub, "w", encoding="utf-8") as out:
         for p in paths:
-            with open(p, encoding="utf-8") as fh:
+            with open(p, encoding="utf-8", errors="replace") as fh:
                 for line in fh:
                     if n >= limit_lines:
                         break
+                    try:
+                        if not isinstance(json.loads(line), dict):
+                            continue
+                    except ValueError:
+                        continue  # (--messy) pandas stops at the first line that does not parse
                     out.write(line)
                     n += 1
     t, c = time.perf_counter(), time.process_time()
@@ -247,6 +287,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--dir", help="work directory (default: a temporary one, removed afterwards)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--messy", type=int, default=0, metavar="K",
+                    help="break every K-th line (the kinds the loader quarantines, in turn); default 0: none")
     ap.add_argument("--breakdown", action="store_true",
                     help="also print the CPU time of the parts of a load (same lines, same blocks)")
     args = ap.parse_args()
@@ -259,6 +301,8 @@ def main() -> None:
         size = sum(p.stat().st_size for p in paths)
         print(f"generated {args.events:,} events, {size / 1e6:.0f} MB in {len(paths)} files "
               f"({time.perf_counter() - t:.1f} s, seed {args.seed})")
+        if args.messy:
+            print(f"broke {make_messy(paths, args.messy):,} lines (one in {args.messy})")
         for p in paths:  # warm the page cache so every reader starts equal
             with open(p, "rb") as fh:
                 while fh.read(1 << 24):
@@ -272,7 +316,8 @@ def main() -> None:
                     old.unlink()
             # each reader in a fresh process, so neither inherits the other's caches or memory
             q: mp.Queue = ctx.Queue()
-            proc = ctx.Process(target=_bare_child, args=([str(p) for p in paths], str(work / "bare.duckdb"), q))
+            proc = ctx.Process(target=_bare_child, args=([str(p) for p in paths], str(work / "bare.duckdb"), q,
+                                                              bool(args.messy)))
             proc.start()
             took, cpu = q.get()
             proc.join()

@@ -798,3 +798,65 @@ def test_a_writer_that_never_writes_a_newline(tmp_path: Path) -> None:
     assert tel.sql("SELECT line, count(*) FROM events GROUP BY line ORDER BY line").fetchall() == [(1, 5000), (2, 10)]
     assert tel.summary.events_added == 10
     tel.close()
+
+
+# --------------------------------------------------------------------------- bad lines spread through a block
+
+
+def _scattered(n: int, every: int) -> tuple[list[str], dict[int, str], set[int]]:
+    """``n`` lines of failure events, every ``every``-th one spoilt in turn (cut short, a wrong
+    type, an unknown event type, a missing field, a repeat of a good line, a repeat of a cut
+    line): the lines, line -> the reason each bad one must be quarantined with, and the
+    lines that repeat an earlier one byte for byte."""
+    lines, reasons, repeats = [], {}, set()
+    for i in range(1, n + 1):
+        good = _line(i)
+        kind = (i // every) % 6 if i % every == 0 else None
+        if kind == 1:
+            lines.append(good[: len(good) // 2])
+            reasons[i] = "invalid-json"
+        elif kind == 2:
+            lines.append(good.replace('"runId":"', '"runId":7,"x":"', 1))
+            reasons[i] = "wrong-type"
+        elif kind == 3:
+            lines.append(good.replace('"eventType":"replay-failure-', '"eventType":"replay-failure-x', 1))
+            reasons[i] = "unknown-event-type"
+        elif kind == 4:
+            lines.append(good.replace('"ts":', '"tz":', 1))
+            reasons[i] = "missing-field"
+        elif kind == 5:
+            lines.append(lines[every - 1])  # the first cut line: quarantined again, not a duplicate
+            reasons[i] = "invalid-json"
+        elif kind == 0:
+            lines.append(lines[0])
+            repeats.add(i)
+        else:
+            lines.append(good)
+    return lines, reasons, repeats
+
+
+def test_bad_lines_scattered_through_a_block_cost_only_themselves_fresh_or_extending(tmp_path: Path) -> None:
+    """One bad line in 37, over 5,000 lines (each DuckDB vector holds several): every good
+    line is an event and every bad one is quarantined with its reason, the same whether
+    the load builds a database in memory, builds a file, or extends a file inside a
+    transaction (where no statement may fail and be run again)."""
+    lines, reasons, repeats = _scattered(5000, 37)
+    assert len(set(reasons.values())) == 4 and repeats and len(reasons) > 100
+    path = _write(tmp_path / "scattered.jsonl", "\n".join(lines) + "\n")
+    other = _write(tmp_path / "before.jsonl", _line(90_000) + "\n")
+    db_new, db_old = tmp_path / "new.duckdb", tmp_path / "old.duckdb"
+    load(str(other), db=db_old).close()
+    want_events = set(range(1, 5001)) - set(reasons) - repeats
+    got = []
+    for tel in (load(str(path)), load(str(path), db=db_new), load(str(path), db=db_old)):
+        with tel:
+            events = tel.sql("SELECT line, run_id, ts FROM events WHERE file = ? ORDER BY line", [str(path)]).fetchall()
+            assert [e[0] for e in events] == sorted(want_events)
+            assert all(run == f"r{line}" and ts == _ts(line) for line, run, ts in events)
+            quarantined = tel.sql("SELECT line, reason, raw FROM quarantine WHERE file = ? ORDER BY line",
+                                  [str(path)]).fetchall()
+            assert {q[0]: q[1] for q in quarantined} == reasons
+            assert all(raw == lines[line - 1] for line, _, raw in quarantined)
+            assert tel.summary.duplicates == len(repeats)
+            got.append((events, quarantined))
+    assert got[0] == got[1] == got[2]

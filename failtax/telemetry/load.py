@@ -47,7 +47,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -55,6 +55,7 @@ from typing import Any, NamedTuple
 import duckdb
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from failtax.errors import TelemetryError
 from failtax.redact import redact
@@ -105,7 +106,8 @@ ROW_GROUP_ROWS = 122_880
 #: How the quarantine row of a file that could not be opened or read begins.
 UNOPENED = "cannot read the file"
 
-_CHUNK = "(SELECT file, line_no, h, eid, text, maybe_secret FROM _chunk)"
+_COLS = "file, line_no, h, eid, text, maybe_secret"
+_CHUNK = f"(SELECT {_COLS} FROM _chunk)"
 #: (guarded, dedupe) -> the statement that checks and inserts a block.
 _INSERTS = {
     (g, d): build_insert_sql(_CHUNK, dedupe=d, guarded=g, gate="maybe_secret") for g in (False, True) for d in (False, True)
@@ -114,7 +116,19 @@ _INSERTS = {
 _PLAIN_INSERTS = {d: build_plain_insert_sql(_CHUNK, dedupe=d, gate="maybe_secret") for d in (False, True)}
 #: Try the plain failure-event statement first (outside a transaction, until it fails once).
 PLAIN_FIRST = True
-_PROBLEM_SQL = build_problem_sql(_CHUNK)
+# The lines of the block the statement did not insert: only those are checked again to say
+# what is wrong with them. (An event with the line's file, number and hash is the line, or
+# one byte-identical to it loaded before: either way not a bad line. ``INSERT … RETURNING``
+# would say the same but makes the insert take twice as long.)
+_LEFT_OUT = ("NOT EXISTS (SELECT 1 FROM events e "
+             "WHERE e.line_hash = _chunk.h AND e.line = _chunk.line_no AND e.file = _chunk.file)")
+#: (lines, guarded) -> the statement that says what is wrong with the block's lines that have
+#: a problem: of those left out ("left-out"), or of every line (for a few).
+_PROBLEMS = {
+    (lines, g): build_problem_sql(rel, guarded=g)
+    for lines, rel in {"left-out": f"(SELECT {_COLS} FROM _chunk WHERE {_LEFT_OUT})", "every": _CHUNK}.items()
+    for g in (False, True)
+}
 # Cheap (hashes only): could any line of the block be a duplicate? The block's hashes are
 # the join's build side, so the cost does not grow with the size of ``events``.
 _MAYBE_DUPLICATES_SQL = (
@@ -882,8 +896,7 @@ class _Batch:
                 # and only a block where some lines did not make it in is parsed again to say why.
                 dups = self._exact_duplicates() if _scalar(con, _MAYBE_DUPLICATES_SQL) else set()
                 con.register("_dups", _line_table(sorted(dups)))
-                added = self._insert(dedupe=bool(dups))
-                flagged = con.execute(_PROBLEM_SQL).fetchall() if added < n - len(dups) else []
+                added, flagged = self._insert(table, n_dups=len(dups))
             finally:
                 con.unregister("_chunk")
                 con.unregister("_dups")
@@ -1066,24 +1079,71 @@ class _Batch:
         if rows:
             self._quarantine(sorted(rows, key=lambda r: r[1]))
 
-    def _insert(self, *, dedupe: bool) -> int:
-        """Check and insert the registered block; the number of rows inserted."""
+    def _insert(self, table: pa.Table, *, n_dups: int) -> tuple[int, list[tuple]]:
+        """Check and insert the block ``table``, registered as ``_chunk``, ``n_dups`` of its
+        lines listed in ``_dups``: the number of rows inserted, and ``file, line_no, problem,
+        detail, source, text`` of the lines left out for a problem, in file and line order."""
+        n, dedupe = table.num_rows, n_dups > 0
         if self.autocommit:
             # Optimistic: most blocks parse whole, most of them plain failure events
             # (what the emitter writes). A failed statement changes nothing outside a
             # transaction; then the block goes the careful way. A load whose lines are not
             # all plain failure events stops trying the plain statement after its first
             # failure, so messy telemetry pays for at most one failed attempt.
+            added = None
             if self.try_plain:
                 try:
-                    return _scalar(self.con, _PLAIN_INSERTS[dedupe])
+                    added = _scalar(self.con, _PLAIN_INSERTS[dedupe])
                 except duckdb.Error:
                     self.try_plain = False
+            if added is None:
+                try:
+                    added = _scalar(self.con, _INSERTS[False, dedupe])
+                except duckdb.Error:
+                    pass
+            if added is not None:
+                return added, self._problems("left-out") if added < n - n_dups else []
+        # Some line is not JSON (or a transaction forbids a statement that may fail). DuckDB's
+        # ``try`` turns an error into NULL by evaluating the whole vector (2,048 rows) again
+        # row by row: a block where one line in a few hundred is broken, parsed under ``try``
+        # whole, took 4-5x as long as one without. So the lines that parse and the others go
+        # separately, each part registered as ``_chunk`` in turn (the caller unregisters it),
+        # and only the broken lines pay for ``try``.
+        con = self.con
+        # (in the block's order: DuckDB keeps the order of what it scans unless told not to)
+        ok = con.sql("SELECT json_valid(text) IS TRUE FROM _chunk").to_arrow_table().column(0).combine_chunks()
+        assert len(ok) == n
+        parts = [(table, False)] if pc.all(ok).as_py() else [(table.filter(ok), False), (table.filter(pc.invert(ok)), True)]
+        added, flagged = 0, []
+        for part, broken in parts:
+            if part.num_rows == 0:
+                continue
+            con.register("_chunk", part)
+            part_dups = _scalar(con, "SELECT count(*) FROM _dups JOIN _chunk USING (file, line_no)") if dedupe else 0
+            got = (_scalar(con, _INSERTS[True, dedupe]) if broken else
+                   self._either(_INSERTS[False, dedupe], _INSERTS[True, dedupe], fetch=_scalar))
+            if got < part.num_rows - part_dups:
+                flagged += self._problems("every" if broken else "left-out")
+            added += got
+        return added, sorted(flagged, key=lambda f: (f[0], f[1]))
+
+    def _problems(self, lines: str) -> list[tuple]:
+        """``file, line_no, problem, detail, source, text`` of the registered block's lines
+        that have a problem, in file and line order, looking at the ``lines`` named in
+        ``_PROBLEMS``."""
+        def fetch(con: duckdb.DuckDBPyConnection, sql: str) -> list[tuple]:
+            return con.execute(sql).fetchall()
+
+        return self._either(_PROBLEMS[lines, False], _PROBLEMS[lines, True], fetch=fetch)
+
+    def _either(self, unguarded: str, guarded: str, *, fetch: Callable[[duckdb.DuckDBPyConnection, str], Any]) -> Any:
+        """The unguarded statement's result where it may fail and does not, else the guarded one's."""
+        if self.autocommit:
             try:
-                return _scalar(self.con, _INSERTS[False, dedupe])
+                return fetch(self.con, unguarded)
             except duckdb.Error:
                 pass
-        return _scalar(self.con, _INSERTS[True, dedupe])
+        return fetch(self.con, guarded)
 
     def _exact_duplicates(self) -> set[tuple[str, int]]:
         """(file, line) of each line of ``_chunk`` byte-identical to an earlier line or event.

@@ -465,7 +465,7 @@ WITH parsed AS (
 )"""
 
 
-def _checked(relation: str) -> str:
+def _checked(relation: str, *, guarded: bool = True) -> str:
     checks = {f.source: _checks(f) for f in FORMATS}
     decoded = ", ".join(f"{_decode(k)} AS {_COL[k]}" for k in FIELDS)
     problem = (
@@ -476,7 +476,7 @@ def _checked(relation: str) -> str:
         "CASE WHEN source IS NULL THEN NULL "
         + " ".join(f"WHEN source = '{src}' THEN {d}" for src, (_, _, d) in checks.items()) + " END"
     )
-    return _sourced(relation) + f""", decoded AS (
+    return _sourced(relation, guarded=guarded) + f""", decoded AS (
   SELECT *, {decoded}
   FROM sourced
 ), checked AS (
@@ -526,9 +526,12 @@ def build_insert_sql(
     )
 
 
-def build_problem_sql(relation: str) -> str:
-    """SELECT ``file, line_no, problem, detail, source, text`` of the bad lines of ``relation``."""
-    return _checked(relation) + f"""
+def build_problem_sql(relation: str, *, guarded: bool = True) -> str:
+    """SELECT ``file, line_no, problem, detail, source, text`` of the bad lines of ``relation``.
+
+    Unguarded, a line that is not JSON makes the statement fail, as in :func:`build_insert_sql`.
+    """
+    return _checked(relation, guarded=guarded) + f"""
 SELECT c.file, c.line_no, c.problem, c.detail, c.source, r.text
 FROM checked c JOIN {relation} r ON r.file = c.file AND r.line_no = c.line_no
 WHERE c.problem IS NOT NULL
