@@ -15,6 +15,7 @@ huge inputs capped to their tail while keeping the last error-looking line.
 from __future__ import annotations
 
 import codecs
+import itertools
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -53,6 +54,13 @@ _ANSI = re.compile(
     r"|[\x90\x98\x9d\x9e\x9f][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)"
 )
 _C1_INTRODUCERS = "\x90\x98\x9b\x9d\x9e\x9f"
+# An 8-bit string introducer (DCS, SOS, OSC, PM, APC) opens a string that runs to the next
+# BEL, ESC or ST. Where that stop does not end the string (the text ends, or an ESC other
+# than ESC \ comes first), _ANSI fails there and tries again at every introducer after it,
+# each time scanning to the same stop: 65,000 characters of such introducers took 10 s.
+_STRING_STARTS = "\x90\x98\x9d\x9e\x9f"
+_PRIVATE_USE = range(0xE000, 0xF900)  # characters to hide them behind
+_STRING_RUN = re.compile(r"[\x90\x98\x9d\x9e\x9f][^\x07\x1b\x9c]*")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _ERRORISH = re.compile(r"error|fatal|exception|panic|failed|failure", re.IGNORECASE)
 
@@ -135,12 +143,46 @@ def normalise_text(text: str, *, max_chars: int = MAX_TEXT_CHARS) -> str:
     if "\x00" in text:
         text = text.replace("\x00", "")
     if "\x1b" in text or (not is_ascii and any(c in text for c in _C1_INTRODUCERS)):
-        text = _ANSI.sub("", text)
+        text = _strip_control(text, is_ascii=is_ascii)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if len(text) > max_chars:
         text = _cap(text, max_chars)
     return text
+
+
+def _strip_control(text: str, *, is_ascii: bool) -> str:
+    """``_ANSI.sub("", text)``, in time linear in the text.
+
+    An 8-bit string introducer whose run to the next stop (BEL, ESC, ST) is not ended
+    there is no sequence, nor is any introducer in the same run: they stay in the text.
+    Those introducers are hidden from _ANSI behind characters the text does not hold
+    (no branch of _ANSI can match one, nor do they end a run), then put back.
+
+    >>> _strip_control("\\x9dno end \\x9d\\x1b[31mred\\x9d0;title\\x07.", is_ascii=False)
+    '\\x9dno end \\x9dred.'
+    """
+    if is_ascii or not any(c in text for c in _STRING_STARTS):
+        return _ANSI.sub("", text)
+    pieces, last, n = [], 0, len(text)
+    hide: dict[int, int] | None = None
+    for m in _STRING_RUN.finditer(text):
+        end = m.end()
+        if end < n and (text[end] != "\x1b" or text.startswith("\x1b\\", end)):
+            continue  # ended by BEL, ST or ESC \: a string (or within one); _ANSI takes it
+        if hide is None:
+            present = set(text)
+            free = list(itertools.islice((c for c in _PRIVATE_USE if chr(c) not in present), len(_STRING_STARTS)))
+            if len(free) < len(_STRING_STARTS):  # (a text holding every one of them)
+                return _ANSI.sub("", text)
+            hide = dict(zip(map(ord, _STRING_STARTS), free))
+        pieces += [text[last:m.start()], m.group().translate(hide)]
+        last = end
+    if hide is None:
+        return _ANSI.sub("", text)
+    pieces.append(text[last:])
+    stripped = _ANSI.sub("", "".join(pieces))
+    return stripped.translate({v: k for k, v in hide.items()})
 
 
 _ERROR_WORDS = ("error", "fatal", "exception", "panic", "failed", "failure")

@@ -189,14 +189,31 @@ def test_grouped_control_sequence_expression_removes_what_one_branch_per_kind_do
     import random
     import re
 
-    from failtax.evidence import _ANSI
+    from failtax.evidence import _ANSI, _strip_control
 
     reference = re.compile(_ANSI_BY_KIND)
     rng = random.Random(11)
-    alphabet = "\x1b\x9b\x90\x98\x9d\x9e\x9f\x07\x9c[]PX^_NO (/0?@~;m31\\a\n"
+    alphabet = "\x1b\x9b\x90\x98\x9d\x9e\x9f\x07\x9c[]PX^_NO (/0?@~;m31\\a\n\ue000\ue001"
     for _ in range(50_000):
         s = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
-        assert _ANSI.sub("", s) == reference.sub("", s), repr(s)
+        want = reference.sub("", s)
+        assert _ANSI.sub("", s) == want, repr(s)
+        assert _strip_control(s, is_ascii=s.isascii()) == want, repr(s)
+
+
+def test_unended_8bit_strings_stay_in_the_text_and_cost_one_pass() -> None:
+    """Found by the property tests: 65,000 characters holding 16,000 8-bit OSC introducers
+    that no BEL or ST ends (classifying it took 10 s, each introducer scanning to the end).
+    They are no control sequences, so they stay; a string that a BEL does end still goes,
+    from the first introducer before the BEL (the first half of ``text``) to the BEL."""
+    import re
+
+    chunk = "v\x05\x9d\x99"
+    assert normalise_text(chunk * 16_276) == chunk * 16_276
+    small = chunk * 300 + "\x9d0;title\x07" + chunk * 300 + "\x9e\x1bx"
+    assert normalise_text(small) == re.sub(_ANSI_BY_KIND, "", small) == "v\x05" + chunk * 300 + "\x9e"
+    text = chunk * 8_000 + "\x9d0;title\x07" + chunk * 8_000 + "\x9e\x1bx"
+    assert normalise_text(text) == "v\x05" + chunk * 8_000 + "\x9e"
 
 
 def test_lone_surrogates_and_8bit_introducers_are_normalised() -> None:
