@@ -172,7 +172,8 @@ def test_every_planted_defect_is_fixed(taxonomy, seed):
     after = np.mean(t.predict(last) == truth_last)
     # the planted defects cost the shipped table at least 5 points in the last week (how
     # many depends on how many signals the table has beside them); the tuned one is right
-    assert before <= 0.95 and after > 0.98 and after - before >= 0.05
+    # and makes at most a tenth of the shipped table's mistakes
+    assert before <= 0.95 and after > 0.98 and 1 - after <= 0.1 * (1 - before), (before, after)
     for d in truth["defects"]:
         if d["kind"] == "rule-too-early":
             continue  # a pair: checked through the accuracy above
