@@ -13,6 +13,7 @@ texts and attributes as ``classify`` on each row of that frame.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import random
 import sys
@@ -50,6 +51,7 @@ def _all_fixture_texts() -> list[str]:
     return texts
 
 
+@functools.lru_cache(maxsize=None)  # (worked out when a test first draws, not at collection: ~3 s)
 def _phrases(taxonomy: str) -> list[str]:
     """Strings the table reacts to: its literals, and strings its regexes match."""
     table = load_table(taxonomy)
@@ -318,12 +320,11 @@ def test_a_pandas_frame_of_odd_python_values_classifies_like_its_rows(taxonomy: 
 
 # --------------------------------------------------------------------------- hypothesis
 
-_PHRASES = {t: _phrases(t) for t in TAXONOMIES}
 
 
 @st.composite
 def _records(draw: Any, taxonomy: str) -> list[dict[str, Any]]:
-    phrases = _PHRASES[taxonomy] or ["error"]
+    phrases = _phrases(taxonomy) or ["error"]
     piece = st.one_of(
         st.sampled_from(phrases),
         st.sampled_from(phrases).map(str.upper),

@@ -14,7 +14,6 @@ from datetime import datetime
 import sys
 from pathlib import Path
 
-import jupytext
 import pytest
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
@@ -30,6 +29,8 @@ def _code_cells(nb) -> list:
 @pytest.mark.parametrize("name", NAMES)
 def test_pair_is_in_sync_and_parameterised(name: str) -> None:
     py, ipynb = NOTEBOOKS / f"{name}.py", NOTEBOOKS / f"{name}.ipynb"
+    import jupytext  # (here, not at collection: it imports nbformat and jsonschema, ~5 s)
+
     a, b = jupytext.read(py), jupytext.read(ipynb)
     strip = lambda nb: [(c.cell_type, c.source.strip(), tuple(c.metadata.get("tags", ()))) for c in nb.cells]  # noqa: E731
     assert strip(a) == strip(b), f"{py.name} and {ipynb.name} differ: run `jupytext --sync notebooks/{name}.py`"
