@@ -1113,7 +1113,9 @@ class _Batch:
         # (in the block's order: DuckDB keeps the order of what it scans unless told not to)
         ok = con.sql("SELECT json_valid(text) IS TRUE FROM _chunk").to_arrow_table().column(0).combine_chunks()
         assert len(ok) == n
-        parts = [(table, False)] if pc.all(ok).as_py() else [(table.filter(ok), False), (table.filter(pc.invert(ok)), True)]
+        parts = [(table, False)]  # (part, broken): its lines are not JSON
+        if not pc.all(ok).as_py():
+            parts = [(table.filter(ok), False), (table.filter(pc.invert(ok)), True)]
         added, flagged = 0, []
         for part, broken in parts:
             if part.num_rows == 0:
