@@ -292,6 +292,9 @@ def main() -> None:
     ap.add_argument("--breakdown", action="store_true",
                     help="also print the CPU time of the parts of a load (same lines, same blocks)")
     args = ap.parse_args()
+    if args.breakdown and args.messy:
+        ap.error("--breakdown times the parts of a clean load (its statements fail on broken lines): "
+                 "run it without --messy")
 
     work = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="failtax-bench-"))
     work.mkdir(parents=True, exist_ok=True)
