@@ -85,11 +85,15 @@ def simulated(workdir: Path) -> Iterator[subprocess.Popen]:
 
 
 @pytest.fixture(scope="module")
-def spark(simulated: subprocess.Popen) -> Iterator[object]:
+def spark(simulated: subprocess.Popen, _pattern_cache: Path) -> Iterator[object]:
     if shutil.which("java") is None:
         pytest.fail("PySpark is installed but no Java runtime is on PATH")
-    session = fs.start_local_session(cores=2, shuffle_partitions=2, app_name="failtax-tests", memory="2g",
-                                     java_options=QUICK_START_JAVA_OPTIONS)
+    # The JVM, and the Python workers it starts, keep the environment they start with: the
+    # run's pattern cache, not the user's (the per-test setting comes after module fixtures).
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("FAILTAX_CACHE_DIR", str(_pattern_cache))
+        session = fs.start_local_session(cores=2, shuffle_partitions=2, app_name="failtax-tests", memory="2g",
+                                         java_options=QUICK_START_JAVA_OPTIONS)
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
