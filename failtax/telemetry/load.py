@@ -122,13 +122,10 @@ PLAIN_FIRST = True
 # would say the same but makes the insert take twice as long.)
 _LEFT_OUT = ("NOT EXISTS (SELECT 1 FROM events e "
              "WHERE e.line_hash = _chunk.h AND e.line = _chunk.line_no AND e.file = _chunk.file)")
-#: (lines, guarded) -> the statement that says what is wrong with the block's lines that have
-#: a problem: of those left out ("left-out"), or of every line (for a few).
-_PROBLEMS = {
-    (lines, g): build_problem_sql(rel, guarded=g)
-    for lines, rel in {"left-out": f"(SELECT {_COLS} FROM _chunk WHERE {_LEFT_OUT})", "every": _CHUNK}.items()
-    for g in (False, True)
-}
+#: guarded -> the statement that says what is wrong with the block's lines left out.
+_PROBLEMS = {g: build_problem_sql(f"(SELECT {_COLS} FROM _chunk WHERE {_LEFT_OUT})", guarded=g) for g in (False, True)}
+#: The same for a block of lines that are not JSON (a few: each is looked at).
+_BROKEN_PROBLEMS = build_problem_sql(_CHUNK)
 # Cheap (hashes only): could any line of the block be a duplicate? The block's hashes are
 # the join's build side, so the cost does not grow with the size of ``events``.
 _MAYBE_DUPLICATES_SQL = (
@@ -427,6 +424,10 @@ def connect(db: str | os.PathLike[str], *, read_only: bool = True, timeout: floa
 
 
 # --------------------------------------------------------------------------- database
+
+
+def _rows(con: duckdb.DuckDBPyConnection, sql: str) -> list[tuple]:
+    return con.execute(sql).fetchall()
 
 
 def _scalar(con: duckdb.DuckDBPyConnection, sql: str, params: Any = None) -> Any:
@@ -1102,7 +1103,7 @@ class _Batch:
                 except duckdb.Error:
                     pass
             if added is not None:
-                return added, self._problems("left-out") if added < n - n_dups else []
+                return added, self._problems() if added < n - n_dups else []
         # Some line is not JSON (or a transaction forbids a statement that may fail). DuckDB's
         # ``try`` turns an error into NULL by evaluating the whole vector (2,048 rows) again
         # row by row: a block where one line in a few hundred is broken, parsed under ``try``
@@ -1125,18 +1126,14 @@ class _Batch:
             got = (_scalar(con, _INSERTS[True, dedupe]) if broken else
                    self._either(_INSERTS[False, dedupe], _INSERTS[True, dedupe], fetch=_scalar))
             if got < part.num_rows - part_dups:
-                flagged += self._problems("every" if broken else "left-out")
+                flagged += _rows(con, _BROKEN_PROBLEMS) if broken else self._problems()
             added += got
         return added, sorted(flagged, key=lambda f: (f[0], f[1]))
 
-    def _problems(self, lines: str) -> list[tuple]:
+    def _problems(self) -> list[tuple]:
         """``file, line_no, problem, detail, source, text`` of the registered block's lines
-        that have a problem, in file and line order, looking at the ``lines`` named in
-        ``_PROBLEMS``."""
-        def fetch(con: duckdb.DuckDBPyConnection, sql: str) -> list[tuple]:
-            return con.execute(sql).fetchall()
-
-        return self._either(_PROBLEMS[lines, False], _PROBLEMS[lines, True], fetch=fetch)
+        the statement left out that have a problem, in file and line order."""
+        return self._either(_PROBLEMS[False], _PROBLEMS[True], fetch=_rows)
 
     def _either(self, unguarded: str, guarded: str, *, fetch: Callable[[duckdb.DuckDBPyConnection, str], Any]) -> Any:
         """The unguarded statement's result where it may fail and does not, else the guarded one's."""
