@@ -53,14 +53,14 @@ _ANSI = re.compile(
     r"|\x9b[0-?]*[ -/]*[@-~]"
     r"|[\x90\x98\x9d\x9e\x9f][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)"
 )
-_C1_INTRODUCERS = "\x90\x98\x9b\x9d\x9e\x9f"
 # An 8-bit string introducer (DCS, SOS, OSC, PM, APC) opens a string that runs to the next
 # BEL, ESC or ST. Where that stop does not end the string (the text ends, or an ESC other
 # than ESC \ comes first), _ANSI fails there and tries again at every introducer after it,
 # each time scanning to the same stop: 65,000 characters of such introducers took 10 s.
 _STRING_STARTS = "\x90\x98\x9d\x9e\x9f"
+_C1_INTRODUCERS = _STRING_STARTS + "\x9b"  # (and 8-bit CSI)
+_STRING_RUN = re.compile(f"[{_STRING_STARTS}][^\x07\x1b\x9c]*")  # an introducer to its stop
 _PRIVATE_USE = range(0xE000, 0xF900)  # characters to hide them behind
-_STRING_RUN = re.compile(r"[\x90\x98\x9d\x9e\x9f][^\x07\x1b\x9c]*")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _ERRORISH = re.compile(r"error|fatal|exception|panic|failed|failure", re.IGNORECASE)
 
