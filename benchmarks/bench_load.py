@@ -253,7 +253,14 @@ def _failtax_child(paths: list[str], db: str, q: mp.Queue) -> None:
     q.put((took, cpu, summary, max(peak[0], ru)))
 
 
-def time_pandas(paths: list[Path], limit_lines: int) -> tuple[float, float, int]:
+def _an_object(line: str) -> bool:
+    try:
+        return isinstance(json.loads(line), dict)
+    except ValueError:
+        return False
+
+
+def time_pandas(paths: list[Path], limit_lines: int, *, skip_bad: bool = False) -> tuple[float, float, int]:
     import pandas as pd
 
     sub = paths[0].with_name("pandas-subset.jsonl")
@@ -264,10 +271,7 @@ def time_pandas(paths: list[Path], limit_lines: int) -> tuple[float, float, int]
                 for line in fh:
                     if n >= limit_lines:
                         break
-                    try:
-                        if not isinstance(json.loads(line), dict):
-                            continue
-                    except ValueError:
+                    if skip_bad and not _an_object(line):
                         continue  # (--messy) pandas stops at the first line that does not parse
                     out.write(line)
                     n += 1
@@ -333,7 +337,8 @@ def main() -> None:
             ours.append(took)
             ours_cpu.append(cpu)
             peak = max(peak, rss)
-        pd_time, pd_cpu, pd_lines = time_pandas(paths, min(args.pandas_lines or args.events, args.events))
+        pd_time, pd_cpu, pd_lines = time_pandas(paths, min(args.pandas_lines or args.events, args.events),
+                                                skip_bad=bool(args.messy))
         pd_scaled = pd_time * args.events / pd_lines
         pd_cpu_scaled = pd_cpu * args.events / pd_lines
 
