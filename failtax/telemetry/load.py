@@ -883,6 +883,7 @@ class _Batch:
         self.blank_by_file: Counter[str] = Counter()
         self.carried: _OpenValue | None = None  # a value over lines, open at the end of the last block
         self.reopen: dict[str, list[_BadLine]] = {}  # file -> the lines of a value it ends inside
+        self.records: list[tuple[str, int, str]] = []  # records found in lines, to insert together
 
     def insert(self, block: _Block) -> None:
         bad_rows = list(block.bad)
@@ -921,8 +922,7 @@ class _Batch:
                 self._bad_line(row, bad_rows, records)
             if block.line_of:  # a block of records: they take their line's number
                 self._renumber(block.line_of)
-            if records:
-                self.insert(_records_block(records))
+            self._hold(records)
         if bad_rows:
             self._quarantine(bad_rows)
 
@@ -1027,16 +1027,31 @@ class _Batch:
         records: list[tuple[str, int, str]] = []
         for row in self._unclosed(value, at_end=True):
             self._bad_line(row, bad_rows, records)
-        if records:
-            self.insert(_records_block(records))
+        self._hold(records)
         if bad_rows:
             self._quarantine(bad_rows)
 
+    def _hold(self, records: list[tuple[str, int, str]]) -> None:
+        """Keep records found in lines until a row group of them is gathered (or the
+        load ends). A few rows inserted between two blocks cost more than their size:
+        DuckDB keeps them in memory at the table's end, and every block written to the
+        file after them is written again at the checkpoint (1-2 s per million lines)."""
+        self.records += records
+        if len(self.records) >= ROW_GROUP_ROWS:
+            self._insert_records()
+
+    def _insert_records(self) -> None:
+        while self.records:  # (records can hold records)
+            records, self.records = self.records, []
+            self.insert(_records_block(records))
+
     def finish(self) -> None:
-        """After the last block: describe the lines of a value left open at its end."""
+        """After the last block (or before lines are taken out again): describe the lines
+        of a value left open at its end, insert the records held."""
         carried, self.carried = self.carried, None
         if carried is not None:
             self._flush(carried)
+        self._insert_records()
 
     def _renumber(self, line_of: Mapping[int, int]) -> None:
         """Give the events inserted under stand-in line numbers their line's number."""
