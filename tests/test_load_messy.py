@@ -284,6 +284,37 @@ def test_records_parted_by_carriage_returns_alone_are_each_read(tmp_path: Path) 
 
 
 
+# --------------------------------------------------------------------------- invalid UTF-8
+
+
+def test_invalid_utf8_is_found_on_exactly_its_lines_wherever_they_fall(tmp_path: Path) -> None:
+    """Lines with invalid UTF-8 on the first and last lines, on both sides of the 512-line
+    pieces the check narrows down to, several in one piece, beside valid non-ASCII text:
+    each is reported with its number, every other line is kept byte for byte."""
+    import random
+
+    rng = random.Random(5)
+    broken = [b"\xff", b"\xc0\x80", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe2\x82", b"\x80"]
+    n = 5_000
+    bad_at = {1, 2, 511, 512, 513, 1024, 1030, 1031, 2047, 4000, n} | set(rng.sample(range(1, n + 1), 25))
+    lines = []
+    for i in range(1, n + 1):
+        text = f"line {i} café ✓ 日本".encode() if i % 3 else f"line {i}".encode()
+        if i in bad_at:
+            text += rng.choice(broken) + b" tail"
+        lines.append(text)
+    f = tmp_path / "utf8.jsonl"
+    f.write_bytes(b"\n".join(lines) + b"\n")
+    kept, bad = {}, {}
+    for chunk in read_chunks(f, chunk_bytes=16 << 10):  # (many chunks: some start mid-piece)
+        kept.update(zip(chunk.table.column("line_no").to_pylist(), chunk.table.column("text").to_pylist()))
+        bad.update((b.line, b) for b in chunk.bad)
+    assert sorted(bad) == sorted(bad_at)
+    assert all(b.reason == "invalid-utf8" and b.detail.startswith("invalid UTF-8 at byte ") for b in bad.values())
+    assert {i: t.rstrip("\n").encode() for i, t in kept.items()} == {
+        i: text for i, text in enumerate(lines, 1) if i not in bad_at}
+
+
 # --------------------------------------------------------------------------- long lines
 
 

@@ -690,10 +690,8 @@ def _split(buf: bytes, first_line: int, base_offset: int) -> tuple[Chunk | None,
     text = pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(buf))
     bad: list[BadLine] = []
     if not buf.isascii():  # then look for invalid UTF-8
-        bad_idx = _invalid_utf8_lines(buf, offsets, end)
+        bad_idx = _invalid_utf8_lines(text, buf, offsets)
         if bad_idx:
-            keep = np.ones(n, dtype=bool)
-            keep[bad_idx] = False
             for i in bad_idx:
                 raw = bytes(buf[offsets[i] : offsets[i + 1]]).rstrip(b"\r\n")
                 try:
@@ -705,8 +703,7 @@ def _split(buf: bytes, first_line: int, base_offset: int) -> tuple[Chunk | None,
                     line=first_line + i, reason="invalid-utf8",
                     detail=f"invalid UTF-8{where}", raw=raw.decode("utf-8", "replace"),
                 ))
-            mask = pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(np.packbits(keep, bitorder="little"))])
-            text = text.filter(mask)
+            text, keep = _without_lines(buf, offsets, bad_idx)
             line_nos = line_nos[keep]
     table = pa.Table.from_arrays([numpy_array(line_nos, pa.int64()), text], names=["line_no", "text"])
     if table.num_rows > _BATCH_ROWS:
@@ -719,18 +716,55 @@ def _split(buf: bytes, first_line: int, base_offset: int) -> tuple[Chunk | None,
     return chunk, len(buf) - end
 
 
-def _invalid_utf8_lines(buf: bytes, offsets: np.ndarray, end: int) -> list[int]:
-    """Indices of the lines holding invalid UTF-8; decodes each byte about once."""
+#: Lines checked together for invalid UTF-8 once a chunk holds some (see _invalid_utf8_lines).
+_UTF8_PIECE = 512
+
+
+def _invalid_utf8_lines(text: pa.LargeStringArray, buf: bytes, offsets: np.ndarray) -> list[int]:
+    """Indices of the lines of ``text`` (over ``buf``, cut at ``offsets``) holding invalid UTF-8.
+
+    Arrow checks the whole chunk at once (about 3x as fast as a Python decode); only when
+    it fails are pieces of 512 lines checked, and only in the pieces that fail is each line
+    decoded. (Decoding the chunk and starting again after each error, as was done before,
+    copied the rest of the chunk into every error: 34 ms for 8 MB with 13 bad lines, now 4.)
+    """
+    try:
+        text.validate(full=True)
+        return []
+    except pa.ArrowInvalid:
+        pass
     view = memoryview(buf)
     bad: list[int] = []
-    start = 0
-    while start < end:
+    for start in range(0, len(text), _UTF8_PIECE):
         try:
-            codecs.utf_8_decode(view[start:end], "strict", True)
-            break
-        except UnicodeDecodeError as exc:
-            pos = start + exc.start
-            i = int(np.searchsorted(offsets, pos, side="right")) - 1
-            bad.append(i)
-            start = int(offsets[i + 1])
+            text.slice(start, _UTF8_PIECE).validate(full=True)
+            continue
+        except pa.ArrowInvalid:
+            pass
+        for i in range(start, min(start + _UTF8_PIECE, len(text))):
+            try:
+                codecs.utf_8_decode(view[offsets[i] : offsets[i + 1]], "strict", True)
+            except UnicodeDecodeError:
+                bad.append(i)
     return bad
+
+
+def _without_lines(buf: bytes, offsets: np.ndarray, drop: list[int]) -> tuple[pa.LargeStringArray, np.ndarray]:
+    """The lines of ``buf`` (cut at ``offsets``) but those at the sorted indices ``drop``,
+    as a string array, and the mask of the lines kept. (The bytes between the dropped lines
+    are copied in one join: 2 ms for 8 MB, where Arrow's filter takes 6.)"""
+    n = len(offsets) - 1
+    keep = np.ones(n, dtype=bool)
+    keep[drop] = False
+    lengths = np.diff(offsets)
+    removed = np.zeros(n, dtype=np.int64)
+    removed[drop] = lengths[drop]
+    before = np.cumsum(removed) - removed  # bytes dropped before each line
+    kept_offsets = np.empty(n - len(drop) + 1, dtype=np.int64)
+    kept_offsets[:-1] = offsets[:-1][keep] - before[keep]
+    kept_offsets[-1] = offsets[-1] - removed.sum()
+    view = memoryview(buf)
+    starts = [0, *(int(offsets[i + 1]) for i in drop)]
+    ends = [*(int(offsets[i]) for i in drop), int(offsets[-1])]
+    data = b"".join(view[a:b] for a, b in zip(starts, ends, strict=True))
+    return pa.LargeStringArray.from_buffers(n - len(drop), pa.py_buffer(kept_offsets), pa.py_buffer(data)), keep
