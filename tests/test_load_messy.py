@@ -870,16 +870,18 @@ def test_bad_lines_scattered_through_a_block_cost_only_themselves_fresh_or_exten
     """One bad line in 37, over 5,000 lines (each DuckDB vector holds several): every good
     line is an event and every bad one is quarantined with its reason, the same whether
     the load builds a database in memory, builds a file, or extends a file inside a
-    transaction (where no statement may fail and be run again)."""
+    transaction (where no statement may fail and be run again), and in blocks of a few
+    hundred lines (every block after the first looks for broken lines before it inserts)."""
     lines, reasons, repeats = _scattered(5000, 37)
     assert len(set(reasons.values())) == 4 and repeats and len(reasons) > 100
     path = _write(tmp_path / "scattered.jsonl", "\n".join(lines) + "\n")
     other = _write(tmp_path / "before.jsonl", _line(90_000) + "\n")
-    db_new, db_old = tmp_path / "new.duckdb", tmp_path / "old.duckdb"
+    db_new, db_old, db_small = tmp_path / "new.duckdb", tmp_path / "old.duckdb", tmp_path / "small.duckdb"
     load(str(other), db=db_old).close()
     want_events = set(range(1, 5001)) - set(reasons) - repeats
     got = []
-    for tel in (load(str(path)), load(str(path), db=db_new), load(str(path), db=db_old)):
+    for tel in (load(str(path)), load(str(path), db=db_new), load(str(path), db=db_old),
+                load(str(path), db=db_small, chunk_bytes=100_000)):
         with tel:
             events = tel.sql("SELECT line, run_id, ts FROM events WHERE file = ? ORDER BY line", [str(path)]).fetchall()
             assert [e[0] for e in events] == sorted(want_events)
@@ -890,4 +892,4 @@ def test_bad_lines_scattered_through_a_block_cost_only_themselves_fresh_or_exten
             assert all(raw == lines[line - 1] for line, _, raw in quarantined)
             assert tel.summary.duplicates == len(repeats)
             got.append((events, quarantined))
-    assert got[0] == got[1] == got[2]
+    assert got[0] == got[1] == got[2] == got[3]
