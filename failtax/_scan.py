@@ -420,6 +420,12 @@ def superset_pattern(pattern: str) -> str | None:
 
 _DOTALL = 16  # re.DOTALL
 
+#: A run of one character class longer than this many bytes is left unbounded in a
+#: superset: hyperscan builds bounded repeats as counters, and a table's gaps such as
+#: ``[^\n]{0,160}`` (640 bytes) made most of its compile time. A superset may match more
+#: than its pattern (RE2 confirms every hit).
+_LONG_RUN = 32
+
 
 def _hex(b: int) -> str:
     return "\\x%02x" % b
@@ -466,6 +472,8 @@ def _emit(op: Any, av: Any, dotall: bool) -> str:
         top = "" if hi >= sre_parse.MAXREPEAT else str(hi)
         run = _CODEPOINT.match(inner)
         if run:  # one character of 1-4 bytes, repeated: a run of lo..4*hi bytes
+            if top and 4 * hi > _LONG_RUN:
+                top = ""  # (unbounded: see _LONG_RUN)
             return run.group(1) + "{%d,%s}" % (lo, "" if not top else 4 * hi)
         if lo == 0 and top == "1":
             return f"(?:{inner})?"

@@ -23,6 +23,7 @@ import pyarrow as pa
 import pytest
 
 import failtax
+from failtax import _scan
 from failtax.batch import (
     CHUNK_BYTES,
     classify_batch,
@@ -392,8 +393,6 @@ def test_tables_that_differ_only_in_routes_share_one_compiled_matcher() -> None:
 
 
 def _forbid_compiling(monkeypatch: pytest.MonkeyPatch) -> None:
-    from failtax import _scan
-
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("compiled again instead of read from the cache")
 
@@ -449,3 +448,28 @@ def test_a_compiled_database_is_kept_and_read_back(tmp_path: Path, monkeypatch: 
     monkeypatch.delenv("FAILTAX_CACHE_DIR")
     assert _scan.cache_dir() == tmp_path / "home" / "failtax"
     _scan._engine.cache_clear()
+
+
+@pytest.mark.skipif("hyperscan" not in _scan.available_engines(), reason="no hyperscan wheel on this platform")
+def test_a_superset_finds_every_match_of_its_pattern_at_any_gap() -> None:
+    """A regex runs on RE2 only where its superset matched in the scan, so the superset
+    must match wherever the regex does: across gaps of one character class up to the
+    bound, with characters of one to four bytes in the gap, and next to other records."""
+    from failtax.table import compile_regex
+
+    patterns = [r"fail[^\n]{0,40}even though", r"(?:hung|stuck).{0,100}sub-?agents?", r"x\s{2,7}y", r"日{3,5}!", r"a.{1,6}b"]
+    rng = random.Random(11)
+    pieces = ["fail", "even though", "hung", "stuck", "subagent", "sub-agents", "x", "y", "!", "é", "日", "日日日", "😀",
+              " ", "  ", "\t", "\n", "a", "bc"]
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 60))) for _ in range(3000)]
+    texts += ["fail" + "é" * 40 + "even though", "fail" + "😀" * 40 + "even though", "x" + " " * 7 + "y",
+              "hung" + "日" * 100 + "subagent", "a" + "😀" * 6 + "b"]
+    engine = _scan.make_engine([], [_scan.superset_pattern(p) for p in patterns], engine="hyperscan")
+    assert all(engine.regex_ok)
+    hits = engine.scan(_scan.Segment.from_texts([t.lower().encode() for t in texts], np.arange(len(texts))))
+    found = set(zip(hits.rows.tolist(), hits.lits.tolist(), strict=True))
+    for u, p in enumerate(patterns):
+        rx = compile_regex(p)
+        want = {i for i, t in enumerate(texts) if rx.search(t.lower()) is not None}
+        assert len(want) >= 15, (p, len(want))
+        assert want <= {i for i, lit in found if lit == u}, p
