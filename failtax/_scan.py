@@ -471,10 +471,8 @@ def _emit(op: Any, av: Any, dotall: bool) -> str:
             return ""
         top = "" if hi >= sre_parse.MAXREPEAT else str(hi)
         run = _CODEPOINT.match(inner)
-        if run:  # one character of 1-4 bytes, repeated: a run of lo..4*hi bytes
-            if top and 4 * hi > _LONG_RUN:
-                top = ""  # (unbounded: see _LONG_RUN)
-            return run.group(1) + "{%d,%s}" % (lo, "" if not top else 4 * hi)
+        if run:  # one character of 1-4 bytes, repeated: a run of lo..4*hi bytes (a long one unbounded)
+            return run.group(1) + "{%d,%s}" % (lo, "" if not top or 4 * hi > _LONG_RUN else 4 * hi)
         if lo == 0 and top == "1":
             return f"(?:{inner})?"
         return f"(?:{inner}){{{lo},{top}}}"

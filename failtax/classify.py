@@ -257,11 +257,11 @@ def _field_holds(rule: ExtractRule, ct: CompiledTable, fields: Mapping[str, Any]
 
 
 def _extract_matches(
-    rule: ExtractRule, ct: CompiledTable, hay: str, ev: Evidence, frame_error: bool, text: bytes | None = None
+    rule: ExtractRule, ct: CompiledTable, hay: str, ev: Evidence, frame_error: bool, text: bytes
 ) -> bool:
-    """Whether ``rule`` fires on the evidence. ``hay`` is the text in lower case; ``text``,
-    when given, the text itself encoded as UTF-8 once per record (RE2 would encode it again
-    for each of a table's hundred-odd regex searches: a third of the time ``classify`` took)."""
+    """Whether ``rule`` fires on the evidence. ``hay`` is the text in lower case; ``text``
+    the text itself encoded as UTF-8, once per record (RE2 would encode it again for each
+    of a table's hundred-odd regex searches: a third of the time ``classify`` took)."""
     if rule.exit_code and ev.exit_code not in rule.exit_code:
         return False
     if rule.has_signal is not None and (ev.signal is not None) != rule.has_signal:
@@ -285,7 +285,7 @@ def _extract_matches(
         return False
     # The pattern is compiled case-insensitive; searching the original text lets a table's
     # `(?-i)` group match upper-case words such as jest's FAIL.
-    if rule.regex is not None and ct.regex[rule.id].search(hay if text is None else text) is None:
+    if rule.regex is not None and ct.regex[rule.id].search(text) is None:
         return False
     return True
 

@@ -297,10 +297,11 @@ def test_invalid_utf8_is_found_on_exactly_its_lines_wherever_they_fall(tmp_path:
     broken = [b"\xff", b"\xc0\x80", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe2\x82", b"\x80"]
     n = 5_000
     bad_at = {1, 2, 511, 512, 513, 1024, 1030, 1031, 2047, 4000, n} | set(rng.sample(range(1, n + 1), 25))
-    lines = []
+    lines, first_bad = [], {}  # (line -> where its first bad byte is, counted from 1)
     for i in range(1, n + 1):
         text = f"line {i} café ✓ 日本".encode() if i % 3 else f"line {i}".encode()
         if i in bad_at:
+            first_bad[i] = len(text) + 1
             text += rng.choice(broken) + b" tail"
         lines.append(text)
     f = tmp_path / "utf8.jsonl"
@@ -311,6 +312,8 @@ def test_invalid_utf8_is_found_on_exactly_its_lines_wherever_they_fall(tmp_path:
         bad.update((b.line, b) for b in chunk.bad)
     assert sorted(bad) == sorted(bad_at)
     assert all(b.reason == "invalid-utf8" and b.detail.startswith("invalid UTF-8 at byte ") for b in bad.values())
+    assert {line: b.detail for line, b in bad.items()} == {
+        line: f"invalid UTF-8 at byte {at}" for line, at in first_bad.items()}
     assert {i: t.rstrip("\n").encode() for i, t in kept.items()} == {
         i: text for i, text in enumerate(lines, 1) if i not in bad_at}
 

@@ -690,20 +690,15 @@ def _split(buf: bytes, first_line: int, base_offset: int) -> tuple[Chunk | None,
     text = pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(buf))
     bad: list[BadLine] = []
     if not buf.isascii():  # then look for invalid UTF-8
-        bad_idx = _invalid_utf8_lines(text, buf, offsets)
-        if bad_idx:
-            for i in bad_idx:
+        invalid = _invalid_utf8_lines(text, buf, offsets)
+        if invalid:
+            for i, at in invalid:
                 raw = bytes(buf[offsets[i] : offsets[i + 1]]).rstrip(b"\r\n")
-                try:
-                    raw.decode("utf-8")
-                    where = ""
-                except UnicodeDecodeError as exc:
-                    where = f" at byte {exc.start + 1}"
                 bad.append(BadLine(
                     line=first_line + i, reason="invalid-utf8",
-                    detail=f"invalid UTF-8{where}", raw=raw.decode("utf-8", "replace"),
+                    detail=f"invalid UTF-8 at byte {at + 1}", raw=raw.decode("utf-8", "replace"),
                 ))
-            text, keep = _without_lines(buf, offsets, bad_idx)
+            text, keep = _without_lines(buf, offsets, [i for i, _ in invalid])
             line_nos = line_nos[keep]
     table = pa.Table.from_arrays([numpy_array(line_nos, pa.int64()), text], names=["line_no", "text"])
     if table.num_rows > _BATCH_ROWS:
@@ -720,8 +715,9 @@ def _split(buf: bytes, first_line: int, base_offset: int) -> tuple[Chunk | None,
 _UTF8_PIECE = 512
 
 
-def _invalid_utf8_lines(text: pa.LargeStringArray, buf: bytes, offsets: np.ndarray) -> list[int]:
-    """Indices of the lines of ``text`` (over ``buf``, cut at ``offsets``) holding invalid UTF-8.
+def _invalid_utf8_lines(text: pa.LargeStringArray, buf: bytes, offsets: np.ndarray) -> list[tuple[int, int]]:
+    """``(index, byte)`` of each line of ``text`` (over ``buf``, cut at ``offsets``) holding
+    invalid UTF-8, and where in the line the first bad byte is.
 
     Arrow checks the whole chunk at once (about 3x as fast as a Python decode); only when
     it fails are pieces of 512 lines checked, and only in the pieces that fail is each line
@@ -734,7 +730,7 @@ def _invalid_utf8_lines(text: pa.LargeStringArray, buf: bytes, offsets: np.ndarr
     except pa.ArrowInvalid:
         pass
     view = memoryview(buf)
-    bad: list[int] = []
+    bad: list[tuple[int, int]] = []
     for start in range(0, len(text), _UTF8_PIECE):
         try:
             text.slice(start, _UTF8_PIECE).validate(full=True)
@@ -744,8 +740,8 @@ def _invalid_utf8_lines(text: pa.LargeStringArray, buf: bytes, offsets: np.ndarr
         for i in range(start, min(start + _UTF8_PIECE, len(text))):
             try:
                 codecs.utf_8_decode(view[offsets[i] : offsets[i + 1]], "strict", True)
-            except UnicodeDecodeError:
-                bad.append(i)
+            except UnicodeDecodeError as exc:
+                bad.append((i, exc.start))
     return bad
 
 
