@@ -1,10 +1,11 @@
 """Writes that never tear: a table export killed mid-write leaves a complete table.
 
 A child process writes two versions of a large rule table, one after the other, to one
-path with :func:`failtax.table.save_table`, and is SIGKILLed at seeded moments: half of
-them while a temporary file of the write exists (inside the write), half at random.
-After every kill the target must be exactly one of the two complete versions and load
-with :func:`failtax.table.read_table`.
+path with :func:`failtax.table.save_table`, and is SIGKILLed at seeded moments of three
+kinds, in turn: while a temporary file of the write exists (inside the write), right
+after exactly one complete write (so the version in place is known), and at random.
+After every kill the target must be exactly one of the two complete versions, load with
+:func:`failtax.table.read_table`, and be no older than the child's last complete write.
 
 What a kill may leave behind, by decision: a stale temporary file per interrupted write,
 named ``.<name>.<random>.tmp`` in the same folder. It is hidden, does not end in
@@ -44,11 +45,16 @@ import sys
 from failtax.table import save_table
 a, b, target, first = big_table("2.0.0-a"), big_table("2.0.0-b"), sys.argv[1], int(sys.argv[2])
 print("ready", flush=True)
-sys.stdin.readline()  # wait for "go": the parent warms the next writer up meanwhile
+# Wait for the order: the parent warms the next writer up meanwhile. "one" writes once,
+# says so and waits to be killed; "go" writes the two versions in turn until killed.
+order = sys.stdin.readline().strip()
 i = first
 while True:
     save_table(b if i % 2 else a, target)
     i += 1
+    print("wrote", flush=True)
+    if order == "one":
+        sys.stdin.readline()
 """
 
 KILLS = 20
@@ -82,10 +88,15 @@ def test_sigkill_mid_write_leaves_the_old_or_the_new_complete_table(tmp_path: Pa
     save_table(a, target)  # the version in place before the first kill
 
     seen: set[str] = set()
-    killed_inside_write = 0
+    kinds = ("inside", "after-one", "random")
+    killed = dict.fromkeys(kinds, 0)
     stale_after_kill = 0
 
-    def _check_after_kill(k: int) -> None:
+    def _first(k: int) -> int:
+        # Kills right after one write alternate the version written, so both are caught.
+        return (k // 3) % 2 if kinds[k % 3] == "after-one" else k % 2
+
+    def _check_after_kill(k: int, child: subprocess.Popen, first: int, previous: str) -> str:
         nonlocal stale_after_kill
         stale = _stale(out, target)
         stale_after_kill += bool(stale)
@@ -93,39 +104,54 @@ def test_sigkill_mid_write_leaves_the_old_or_the_new_complete_table(tmp_path: Pa
         assert data in versions, f"kill {k}: the table is torn ({len(data)} bytes)"
         table = read_table(target)
         assert table == versions[data]
+        # The child said "wrote" after each complete write; one more may have completed
+        # unsaid. The version in place is that of the last one, or the one before it said.
+        wrote = child.stdout.read().count(b"wrote\n")
+        possible = {previous} if wrote == 0 else set()
+        possible |= {("2.0.0-b" if (first + n - 1) % 2 else "2.0.0-a") for n in (wrote, wrote + 1) if n}
+        assert table.version in possible, f"kill {k} ({kinds[k % 3]}): {table.version} after {wrote} writes"
         seen.add(table.version)
         # A stale temporary file is never taken for a table: it is hidden and not *.toml.
         assert sorted(p.name for p in out.glob("*.toml")) == [target.name]
         assert len(stale) <= k + 1
         assert all(p.name.startswith(".") and p.suffix == ".tmp" for p in stale)
+        return table.version
 
     def start_writer(first: int) -> subprocess.Popen:
         return subprocess.Popen([sys.executable, "-c", CHILD, str(target), str(first)],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
-    children: list[subprocess.Popen] = [start_writer(1)]
+    children: list[tuple[subprocess.Popen, int]] = [(start_writer(_first(0)), _first(0))]
+    in_place = "2.0.0-a"
     try:
         for k in range(KILLS):
-            child = children[-1]
+            child, first = children[-1]
             if k + 1 < KILLS:
-                children.append(start_writer(k % 2))
+                children.append((start_writer(_first(k + 1)), _first(k + 1)))
             assert child.stdout.readline() == b"ready\n", child.stderr.read().decode()
+            kind = kinds[k % 3]
             before = {p.name for p in _stale(out, target)}
-            child.stdin.write(b"go\n")
+            child.stdin.write(b"one\n" if kind == "after-one" else b"go\n")
             child.stdin.flush()
-            if k % 2 == 0:
-                # Inside the write: a temporary file exists between creation and rename.
-                assert _wait_for_new_tmp(out, target, before, time.monotonic() + 30), "the child never wrote"
+            if kind == "inside":
+                # A temporary file exists between its creation and the rename.
+                assert _wait_for_new_tmp(out, target, before, time.monotonic() + 60), "the child never wrote"
                 time.sleep(rng.uniform(0, 0.002))
-                killed_inside_write += 1
+            elif kind == "after-one":
+                assert child.stdout.readline() == b"wrote\n", child.stderr.read().decode()
+                first += 1  # that write is read: count only what follows
             else:
                 time.sleep(rng.uniform(0.0, 0.25))
             child.send_signal(signal.SIGKILL)
             child.wait(timeout=30)
             assert child.returncode == -signal.SIGKILL
-            _check_after_kill(k)
+            killed[kind] += 1
+            previous = ("2.0.0-b" if (first - 1) % 2 else "2.0.0-a") if kind == "after-one" else in_place
+            in_place = _check_after_kill(k, child, first, previous)
+            if kind == "after-one":
+                assert in_place == previous, "killed while waiting, after exactly one write"
     finally:
-        for c in children:
+        for c, _ in children:
             if c.poll() is None:
                 c.kill()
             c.wait(timeout=30)
@@ -133,7 +159,7 @@ def test_sigkill_mid_write_leaves_the_old_or_the_new_complete_table(tmp_path: Pa
                 stream.close()
     assert seen == {"2.0.0-a", "2.0.0-b"}, "the kills should catch both versions in place"
     assert stale_after_kill >= 1, "some kills should land inside a write"
-    assert killed_inside_write == KILLS // 2
+    assert killed == {"inside": 7, "after-one": 7, "random": 6}
 
     # A stale temporary file can be a torn copy: it must never parse as this table by
     # accident of its name, and the next write goes through beside it.
