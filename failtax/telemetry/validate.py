@@ -245,13 +245,15 @@ MASKED_COLUMNS = {"metadata": True, "message": False, "title": False, "detail": 
 
 def register_masking(con: Any) -> None:
     """Give a DuckDB connection the masking functions the INSERT uses (once per connection)."""
-    have = {r[0] for r in con.execute(
-        "SELECT function_name FROM duckdb_functions() WHERE function_name LIKE 'failtax_redact%'").fetchall()}
-    if "failtax_redact" not in have:
-        # One positional parameter: DuckDB counts redact's keyword-only option as a column.
-        con.create_function("failtax_redact", lambda text: redact(text), ["VARCHAR"], "VARCHAR", side_effects=False)
-    if "failtax_redact_json" not in have:
-        con.create_function("failtax_redact_json", redact_json_text, ["VARCHAR"], "VARCHAR", side_effects=False)
+    import duckdb
+
+    for name, fn in (("failtax_redact", lambda text: redact(text)),  # redact's keyword option is no column
+                     ("failtax_redact_json", redact_json_text)):
+        try:
+            con.create_function(name, fn, ["VARCHAR"], "VARCHAR", side_effects=False)
+        except duckdb.NotImplementedException as e:  # registered before on this connection
+            if "already created" not in str(e):
+                raise
 
 
 def _masked(expr: str, *, is_json: bool, gate: str | None = None) -> str:
