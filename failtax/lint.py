@@ -70,6 +70,7 @@ not validate at all (its message names the file, the rule and the reason).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -759,16 +760,24 @@ def _short(pattern: str, limit: int = 80) -> str:
     return repr(pattern if len(pattern) <= limit else pattern[: limit - 1] + "…")
 
 
+@functools.lru_cache(maxsize=4096)
+def _regex_dead_parts(pattern: str) -> tuple[bool, str] | None:
+    """(whether all of ``pattern`` is dead, why parts are) or None when no part is; kept
+    per pattern, as a tuner lints the same extract rules with every candidate route set."""
+    try:
+        tree = _RegexScan(pattern).parse()
+    except (IndexError, ValueError):  # an exotic pattern the walker does not follow
+        return None
+    dead, whys = _walk(tree)
+    return (dead, "; ".join(dict.fromkeys(whys))) if whys else None
+
+
 def _lint_regex(e: ExtractRule) -> list[LintFinding]:
     assert e.regex is not None
-    try:
-        tree = _RegexScan(e.regex).parse()
-    except (IndexError, ValueError):  # an exotic pattern the walker does not follow
+    found = _regex_dead_parts(e.regex)
+    if found is None:
         return []
-    dead, whys = _walk(tree)
-    if not whys:
-        return []
-    why = "; ".join(dict.fromkeys(whys))
+    dead, why = found
     fix = "remove the escape code, NUL or \\r from the pattern (write \\n for a line break)"
     if dead:
         return [_f(ERROR, "unmatchable-regex", "extract", e.id, f"regex {_short(e.regex)} can never match: {why}", fix)]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -38,3 +40,43 @@ def _test_environment(monkeypatch: pytest.MonkeyPatch, _pattern_cache: Path) -> 
     monkeypatch.setenv("FAILTAX_CACHE_DIR", str(_pattern_cache))
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("PYTHONHASHSEED", os.environ.get("PYTHONHASHSEED", "0"))
+
+
+@pytest.fixture(scope="session")
+def shared_runs(shared_tmp: Path) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """Simulated telemetry in a folder laid out like a checkout (``data/``) and one
+    ``failtax report`` with no arguments run there, made once per run even when several
+    workers ask for it (another waits for it and reuses it). Tests read it, never write
+    into it."""
+    import fcntl
+
+    root = shared_tmp / "report-checkout"
+    root.mkdir(exist_ok=True)
+    with open(root.parent / "report-checkout.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = root / "run.json"
+        if not done.exists():
+            env = {**os.environ, "NO_COLOR": "1"}
+
+            def run(*args: str) -> subprocess.CompletedProcess[str]:
+                return subprocess.run([sys.executable, "-c", "from failtax.cli import main; main()", *args],
+                                      cwd=root, capture_output=True, text=True, timeout=240, env=env)
+
+            r = run("simulate", "--out", "data", "--events", "1500", "--weeks", "8", "--seed", "11")
+            assert r.returncode == 0, r.stderr
+            r = run("report")  # no arguments: finds ./data, writes ./report
+            done.write_text(json.dumps({"returncode": r.returncode, "stdout": r.stdout, "stderr": r.stderr}))
+    run = json.loads(done.read_text())
+    return root, subprocess.CompletedProcess(["failtax", "report"], run["returncode"], run["stdout"], run["stderr"])
+
+
+@pytest.fixture(scope="session")
+def checkout(shared_runs) -> Path:
+    """A folder with ``data/`` holding simulated telemetry (all families, planted defects)."""
+    return shared_runs[0]
+
+
+@pytest.fixture(scope="session")
+def default_run(shared_runs) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """``failtax report`` with no arguments, run from the checkout: (the run, its folder)."""
+    return shared_runs[1], shared_runs[0] / "report"

@@ -1,8 +1,8 @@
 """``failtax report`` as a real subprocess on simulated telemetry: files, plots, numbers, exit codes.
 
-One small simulated dataset (``failtax simulate``) is written once per module into a
+One small simulated dataset (``failtax simulate``) is written once per run into a
 folder laid out like a checkout (``data/``), and ``failtax report`` runs there with no
-arguments, exactly as a person would. Other runs restrict themselves to one taxonomy to
+arguments, exactly as a person would (``shared_runs`` in ``conftest.py``). Other runs restrict themselves to one taxonomy to
 stay quick.
 """
 
@@ -32,38 +32,6 @@ CMD = [sys.executable, "-c", "from failtax.cli import main; main()"]
 def _run(args: list[str], cwd: Path, *, timeout: float = 240) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "NO_COLOR": "1"}
     return subprocess.run([*CMD, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
-
-
-@pytest.fixture(scope="module")
-def shared_runs(shared_tmp: Path):
-    """Simulated telemetry and one ``failtax report`` with no arguments, made once per
-    run even when several workers run these tests (another waits for it and reuses it)."""
-    import fcntl
-
-    root = shared_tmp / "report-checkout"
-    root.mkdir(exist_ok=True)
-    with open(root.parent / "report-checkout.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        done = root / "run.json"
-        if not done.exists():
-            r = _run(["simulate", "--out", "data", "--events", "1500", "--weeks", "8", "--seed", "11"], root)
-            assert r.returncode == 0, r.stderr
-            r = _run(["report"], root)  # no arguments: finds ./data, writes ./report
-            done.write_text(json.dumps({"returncode": r.returncode, "stdout": r.stdout, "stderr": r.stderr}))
-    run = json.loads(done.read_text())
-    return root, subprocess.CompletedProcess(["failtax", "report"], run["returncode"], run["stdout"], run["stderr"])
-
-
-@pytest.fixture(scope="module")
-def checkout(shared_runs) -> Path:
-    """A folder with ``data/`` holding simulated telemetry (all families, planted defects)."""
-    return shared_runs[0]
-
-
-@pytest.fixture(scope="module")
-def default_run(shared_runs) -> tuple[subprocess.CompletedProcess[str], Path]:
-    """``failtax report`` with no arguments, run from the checkout."""
-    return shared_runs[1], shared_runs[0] / "report"
 
 
 def _pngs(html: str) -> list[tuple[str, bytes]]:

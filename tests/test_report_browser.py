@@ -1,6 +1,7 @@
 """The report page in a real browser: headless Chromium renders its plots, not a blank page.
 
-The page is screenshotted twice: as written, and with every embedded plot swapped for a
+The page is the report with no arguments that the report tests share (``conftest.py``).
+It is screenshotted twice: as written, and with every embedded plot swapped for a
 white PNG of the same size (so the layout is identical). Where the two screenshots
 differ is where the plots are drawn; there the real page must show colour and detail,
 and the white twin nothing. Chromium is Debian's (``.ci/run`` installs it when missing).
@@ -14,17 +15,14 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
 
-pytestmark = pytest.mark.browser
-
-CMD = [sys.executable, "-c", "from failtax.cli import main; main()"]
-
+# The report it renders is the one the report tests share: on their worker (--dist loadgroup).
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("report")]
 
 def _chromium() -> str:
     for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
@@ -76,15 +74,11 @@ def _runs(mask: np.ndarray, min_len: int) -> list[tuple[int, int]]:
     return out
 
 
-def test_chromium_renders_the_plots(tmp_path: Path) -> None:
-    r = subprocess.run([*CMD, "simulate", "--out", "data", "--events", "1200", "--weeks", "8", "--seed", "5"],
-                       cwd=tmp_path, capture_output=True, text=True, timeout=120)
+def test_chromium_renders_the_plots(default_run, tmp_path: Path) -> None:
+    r, out = default_run  # ``failtax report`` on simulated telemetry (conftest.py)
     assert r.returncode == 0, r.stderr
-    r = subprocess.run([*CMD, "report", "--taxonomy", "replay", "--no-progress"], cwd=tmp_path,
-                       capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
-    page = tmp_path / "report" / "index.html"
-    twin = tmp_path / "report" / "twin.html"
+    page = out / "index.html"
+    twin = tmp_path / "twin.html"  # the page is self-contained: it renders from anywhere
     twin.write_text(_white_twin(page.read_text(encoding="utf-8")), encoding="utf-8")
 
     real = _screenshot(page, tmp_path / "real.png", tmp_path / "profile-a")

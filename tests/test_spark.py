@@ -1,10 +1,11 @@
 """failtax on Spark gives exactly the answers of the local DuckDB/polars path.
 
-A real PySpark in local mode (``local[2]``, Java from the machine, started once for the
-module) reads the Parquet that ``failtax load --parquet`` wrote, for the bundled sample
-(``data/``) and for 20,000 simulated classified events (``failtax simulate``, seeded;
-the simulation and load run as real CLI subprocesses while Spark starts). Against the
-local path on the database the same load built, it must give:
+A real PySpark in local mode (``local[2]``, Java from the machine, started once per test
+worker: the fixtures are session-wide, so tests of other modules run in between do not
+stop and start it again) reads the Parquet that ``failtax load --parquet`` wrote, for the
+bundled sample (``data/``) and for 20,000 simulated classified events (``failtax
+simulate``, seeded; the simulation and load run as real CLI subprocesses while Spark
+starts). Against the local path on the database the same load built, it must give:
 
 - the same classification, row by row and column by column, through ``mapInArrow``
   (and ``mapInPandas``), with the rule table parsed once per Python worker;
@@ -64,12 +65,12 @@ def _cli() -> list[str]:
     return [sys.executable, "-c", "from failtax.cli import main; main()"]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("spark")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def simulated(workdir: Path) -> Iterator[subprocess.Popen]:
     """``failtax simulate`` then ``failtax load --db --parquet``, started before Spark."""
     sim, db, pq = workdir / "sim", workdir / "sim.duckdb", workdir / "sim-pq"
@@ -84,7 +85,7 @@ def simulated(workdir: Path) -> Iterator[subprocess.Popen]:
         proc.wait()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def spark(simulated: subprocess.Popen, _pattern_cache: Path) -> Iterator[object]:
     if shutil.which("java") is None:
         pytest.fail("PySpark is installed but no Java runtime is on PATH")
@@ -104,7 +105,7 @@ def _decisions(db: Path) -> pl.DataFrame:
         return local.as_decisions(tel.decisions)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def sample(spark: object, workdir: Path) -> dict:
     """The bundled sample: database + Parquet, local decisions, Spark decisions."""
     db, pq = workdir / "sample.duckdb", workdir / "sample-pq"
@@ -114,7 +115,7 @@ def sample(spark: object, workdir: Path) -> dict:
     return {"local": _decisions(db), "spark": fs.read_decisions(spark, str(pq)), "pq": pq, "events": events}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def sim(spark: object, simulated: subprocess.Popen, workdir: Path) -> dict:
     """20,000 simulated events: the CLI's database for the local path, its Parquet for Spark."""
     _, err = simulated.communicate(timeout=600)
