@@ -66,8 +66,9 @@ def shared_runs(shared_tmp: Path) -> tuple[Path, subprocess.CompletedProcess[str
             assert r.returncode == 0, r.stderr
             r = run("report")  # no arguments: finds ./data, writes ./report
             done.write_text(json.dumps({"returncode": r.returncode, "stdout": r.stdout, "stderr": r.stderr}))
-    run = json.loads(done.read_text())
-    return root, subprocess.CompletedProcess(["failtax", "report"], run["returncode"], run["stdout"], run["stderr"])
+    saved = json.loads(done.read_text())
+    return root, subprocess.CompletedProcess(["failtax", "report"], saved["returncode"], saved["stdout"],
+                                             saved["stderr"])
 
 
 @pytest.fixture(scope="session")

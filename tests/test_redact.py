@@ -287,3 +287,23 @@ def test_no_corpus_secret_is_stored_in_the_database(tmp_path: Path) -> None:
     for case in CASES:
         assert case.secret not in dumped, (case.name, case.kind)
         assert case.secret.encode() not in stored, (case.name, case.kind)
+
+
+def test_the_load_masking_functions_register_once_per_connection_however_often_asked() -> None:
+    """A connection a load has prepared may be prepared again (a database extended in the
+    same session): asking again keeps the functions and raises nothing."""
+    import duckdb
+
+    from failtax.telemetry.validate import register_masking
+
+    con = duckdb.connect()
+    for _ in range(3):
+        register_masking(con)
+    text = "retrying with token=ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 after 401"
+    assert con.execute("SELECT failtax_redact(?)", [text]).fetchall() == [(redact(text),)]
+    meta = json.dumps({"note": text, "step": 3})
+    (got,) = con.execute("SELECT failtax_redact_json(?)", [meta]).fetchall()[0]
+    assert json.loads(got) == {"note": redact(text), "step": 3} and "ghp_" not in got
+    names = [r[0] for r in con.execute(
+        "SELECT function_name FROM duckdb_functions() WHERE function_name LIKE 'failtax_redact%'").fetchall()]
+    assert sorted(names) == ["failtax_redact", "failtax_redact_json"]

@@ -24,6 +24,7 @@ from PIL import Image
 # The report it renders is the one the report tests share: on their worker (--dist loadgroup).
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("report")]
 
+
 def _chromium() -> str:
     for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
         path = shutil.which(name)

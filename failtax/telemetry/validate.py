@@ -247,8 +247,9 @@ def register_masking(con: Any) -> None:
     """Give a DuckDB connection the masking functions the INSERT uses (once per connection)."""
     import duckdb
 
-    for name, fn in (("failtax_redact", lambda text: redact(text)),  # redact's keyword option is no column
-                     ("failtax_redact_json", redact_json_text)):
+    # failtax_redact takes one positional parameter: DuckDB would count redact's
+    # keyword-only option as a column.
+    for name, fn in (("failtax_redact", lambda text: redact(text)), ("failtax_redact_json", redact_json_text)):
         try:
             con.create_function(name, fn, ["VARCHAR"], "VARCHAR", side_effects=False)
         except duckdb.NotImplementedException as e:  # registered before on this connection
