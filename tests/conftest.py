@@ -14,10 +14,14 @@ REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
+#: The CLI as a real subprocess (the installed entry point's module).
+CLI = (sys.executable, "-c", "from failtax.cli import main; main()")
+
+
 @pytest.fixture
 def failtax_cmd() -> list[str]:
     """The CLI as a real subprocess (the installed entry point's module)."""
-    return [sys.executable, "-c", "from failtax.cli import main; main()"]
+    return list(CLI)
 
 
 @pytest.fixture(scope="session")
@@ -59,8 +63,7 @@ def shared_runs(shared_tmp: Path) -> tuple[Path, subprocess.CompletedProcess[str
             env = {**os.environ, "NO_COLOR": "1"}
 
             def run(*args: str) -> subprocess.CompletedProcess[str]:
-                return subprocess.run([sys.executable, "-c", "from failtax.cli import main; main()", *args],
-                                      cwd=root, capture_output=True, text=True, timeout=240, env=env)
+                return subprocess.run([*CLI, *args], cwd=root, capture_output=True, text=True, timeout=240, env=env)
 
             r = run("simulate", "--out", "data", "--events", "1500", "--weeks", "8", "--seed", "11")
             assert r.returncode == 0, r.stderr

@@ -96,7 +96,11 @@ def test_sigkill_mid_write_leaves_the_old_or_the_new_complete_table(tmp_path: Pa
         # Kills right after one write alternate the version written, so both are caught.
         return (k // 3) % 2 if kinds[k % 3] == "after-one" else k % 2
 
-    def _check_after_kill(k: int, child: subprocess.Popen, first: int, previous: str) -> str:
+    def _version(i: int) -> str:
+        """The version a child writes in its write number ``first + n`` (see CHILD)."""
+        return "2.0.0-b" if i % 2 else "2.0.0-a"
+
+    def _check_after_kill(k: int, child: subprocess.Popen, first: int, said: int, before: str) -> str:
         nonlocal stale_after_kill
         stale = _stale(out, target)
         stale_after_kill += bool(stale)
@@ -104,12 +108,12 @@ def test_sigkill_mid_write_leaves_the_old_or_the_new_complete_table(tmp_path: Pa
         assert data in versions, f"kill {k}: the table is torn ({len(data)} bytes)"
         table = read_table(target)
         assert table == versions[data]
-        # The child said "wrote" after each complete write; one more may have completed
-        # unsaid. The version in place is that of the last one, or the one before it said.
-        wrote = child.stdout.read().count(b"wrote\n")
-        possible = {previous} if wrote == 0 else set()
-        possible |= {("2.0.0-b" if (first + n - 1) % 2 else "2.0.0-a") for n in (wrote, wrote + 1) if n}
-        assert table.version in possible, f"kill {k} ({kinds[k % 3]}): {table.version} after {wrote} writes"
+        # The child says "wrote" after each complete write; one more may have completed
+        # unsaid. The version in place is that of the last one said (``before`` when none
+        # was), or of the one after it.
+        said += child.stdout.read().count(b"wrote\n")
+        possible = {_version(first + said), _version(first + said - 1) if said else before}
+        assert table.version in possible, f"kill {k} ({kinds[k % 3]}): {table.version} after {said} writes"
         seen.add(table.version)
         # A stale temporary file is never taken for a table: it is hidden and not *.toml.
         assert sorted(p.name for p in out.glob("*.toml")) == [target.name]
@@ -133,23 +137,23 @@ def test_sigkill_mid_write_leaves_the_old_or_the_new_complete_table(tmp_path: Pa
             before = {p.name for p in _stale(out, target)}
             child.stdin.write(b"one\n" if kind == "after-one" else b"go\n")
             child.stdin.flush()
+            said = 0  # "wrote" lines read before the kill
             if kind == "inside":
                 # A temporary file exists between its creation and the rename.
                 assert _wait_for_new_tmp(out, target, before, time.monotonic() + 60), "the child never wrote"
                 time.sleep(rng.uniform(0, 0.002))
             elif kind == "after-one":
                 assert child.stdout.readline() == b"wrote\n", child.stderr.read().decode()
-                first += 1  # that write is read: count only what follows
+                said = 1
             else:
                 time.sleep(rng.uniform(0.0, 0.25))
             child.send_signal(signal.SIGKILL)
             child.wait(timeout=30)
             assert child.returncode == -signal.SIGKILL
             killed[kind] += 1
-            previous = ("2.0.0-b" if (first - 1) % 2 else "2.0.0-a") if kind == "after-one" else in_place
-            in_place = _check_after_kill(k, child, first, previous)
+            in_place = _check_after_kill(k, child, first, said, in_place)
             if kind == "after-one":
-                assert in_place == previous, "killed while waiting, after exactly one write"
+                assert in_place == _version(first), "killed while waiting, after exactly one write"
     finally:
         for c, _ in children:
             if c.poll() is None:
