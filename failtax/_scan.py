@@ -72,8 +72,9 @@ def _parse(pattern: str, *, strict: bool = False) -> Any | None:
     dropped unless ``strict``: what they change (anchors, case, the dot) is then read
     the widest way, which suits prefilters but not exact translations.
     """
-    # POSIX classes, \Q…\E quoting and "{,n}" read differently in Python and RE2.
-    if "[:" in pattern or "\\Q" in pattern or "\\E" in pattern or "{," in pattern:
+    # POSIX classes ("[[:alpha:]]"), \Q…\E quoting and "{,n}" read differently in
+    # Python and RE2. A class that merely opens with a colon ("[:=]") reads the same.
+    if _POSIX_CLASS.search(pattern) or "\\Q" in pattern or "\\E" in pattern or "{," in pattern:
         return None
     lead = _FLAGS.match(pattern)
     head = lead.group(0) if lead else ""
@@ -81,6 +82,10 @@ def _parse(pattern: str, *, strict: bool = False) -> Any | None:
     dotall = False
     if not strict:
         body, dotall = _strip_flags(body)
+        # Python refuses a leading group that turns flags off ("(?m-i)"); what it turns
+        # off (case-insensitivity, the dot's newlines) only narrows the pattern.
+        on = head[2:-1].split("-")[0]
+        head = f"(?{on})" if on else ""
     try:
         return sre_parse.parse(head + ("(?s:" + body + ")" if dotall else body))
     except Exception:  # not Python syntax: no prefilter, the regex runs everywhere
@@ -380,6 +385,7 @@ def split_alternatives(pattern: str) -> list[str]:
 
 
 _FLAGS = __import__("re").compile(r"\(\?[imsU-]+\)")
+_POSIX_CLASS = __import__("re").compile(r"\[:\^?[A-Za-z]+:\]")
 _CODEPOINT = __import__("re").compile(r"^(\[[^\]]*\])\{1,4\}$")
 
 

@@ -473,3 +473,55 @@ def test_a_superset_finds_every_match_of_its_pattern_at_any_gap() -> None:
         want = {i for i, t in enumerate(texts) if rx.search(t.lower()) is not None}
         assert len(want) >= 15, (p, len(want))
         assert want <= {i for i, lit in found if lit == u}, p
+
+
+@pytest.mark.parametrize("taxonomy", ["agent-run", "devflow", "replay", "regen", "orchestration"])
+def test_every_shipped_regex_runs_only_where_the_scan_says_it_can_match(taxonomy: str) -> None:
+    """A regex alternative with neither a superset in the scan nor a required literal
+    runs on RE2 over every record: three such alternatives of one table once took
+    three quarters of its confirmations, all of them misses."""
+    from failtax._batch_plan import plan_for
+
+    for engine in _scan.available_engines():
+        plan = plan_for(load_table(taxonomy), engine)
+        everywhere = [plan.units[u][0].pattern for u in range(plan.n_units)
+                      if plan.units[u][0] is not None and not plan.unit_hs[u] and plan.unit_group[u] < 0]
+        assert everywhere == [], (engine, everywhere)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"\bstatus(?:[ _]?code)?\s*[:=]\s*503\b",  # a class opening with a colon
+        r"(?m-i)(?:^|[\s\[(])FAIL(?:$|[\s\]):])",  # a leading group turning i off
+        r"(?m-i)^[ \t]*\S*:\d+ (?:DL|SC)\d{4}\b",
+        r"reason[:=]\s*(?:turn|step)",
+    ],
+)
+def test_colon_classes_and_flags_turned_off_still_give_prefilters(pattern: str) -> None:
+    """Both prefilters exist for these and hold every match: its required literals
+    occur in every matching text, and its superset matches there."""
+    from failtax.table import compile_regex
+
+    rx = compile_regex(pattern)
+    texts = ["status: 503", "STATUS_CODE=503 x", "status 503", "x FAIL y", "(FAIL)", "fail", "a:12 DL3008 b",
+             "src/a.sh:3 SC2086 warn", "a:1 dl3008", "reason:turn", "Reason= step", "reason: walk", "503"]
+    want = {i for i, t in enumerate(texts) if rx.search(t) is not None}
+    assert want, pattern
+    required = _scan.required_literals(pattern)
+    assert required, pattern
+    assert all(any(lit in texts[i].lower() for lit in required) for i in want), (pattern, required)
+    if "hyperscan" not in _scan.available_engines():
+        return
+    superset = _scan.superset_pattern(pattern)
+    assert superset is not None, pattern
+    engine = _scan.make_engine([], [superset], engine="hyperscan")
+    assert list(engine.regex_ok) == [True]
+    hits = engine.scan(_scan.Segment.from_texts([t.lower().encode() for t in texts], np.arange(len(texts))))
+    assert want <= set(hits.rows.tolist()), pattern
+
+
+def test_posix_classes_are_still_left_to_re2() -> None:
+    """RE2 reads "[[:digit:]]" as a POSIX class and Python does not: no prefilter is derived."""
+    assert _scan.required_literals(r"code[[:space:]]+429") is None
+    assert _scan.superset_pattern(r"code[[:space:]]+429") is None
