@@ -59,6 +59,10 @@ Extract rules:
   normalised text never holds. Case is no finding for a regex: patterns run
   case-insensitively on the normalised text with its case kept, so a ``(?-i)`` part
   such as ``(?-i:FAIL)`` matches exactly the capitals it names.
+- ``unfiltered-regex`` (warning): a top-level alternative of a regex that holds no
+  literal text every match contains (only classes, ``\\w+``, ``\\d+``, ``.*``).
+  :func:`failtax.classify_batch` runs a regex alternative only on the records where one
+  of its literals occurs, so this one runs on every record of every batch.
 
 Exceptions: :func:`lint_table` raises :class:`~failtax.TableError` when the table does
 not validate at all (its message names the file, the rule and the reason).
@@ -103,6 +107,7 @@ CHECKS: dict[str, str] = {
     "multiline-literal": "a literal holding a line break",
     "non-ascii-case": "a literal with a non-ASCII capital letter",
     "unmatchable-regex": "a regex (part) that needs ESC, NUL or \\r, which normalised text never holds",
+    "unfiltered-regex": "a regex alternative with no literal every match holds: batch classification runs it on every record",
 }
 
 # Route checks the shadowing search may spend (about 1 µs each): a hostile table cannot
@@ -772,17 +777,33 @@ def _regex_dead_parts(pattern: str) -> tuple[bool, str] | None:
     return (dead, "; ".join(dict.fromkeys(whys))) if whys else None
 
 
+@functools.lru_cache(maxsize=4096)
+def _unfiltered_alternatives(pattern: str) -> tuple[str, ...]:
+    """The top-level alternatives of ``pattern`` no literal prefilter can be derived for."""
+    from failtax._scan import exact_literals, required_literals, split_alternatives
+
+    return tuple(a for a in split_alternatives(pattern) if exact_literals(a) is None and required_literals(a) is None)
+
+
 def _lint_regex(e: ExtractRule) -> list[LintFinding]:
     assert e.regex is not None
+    out = [
+        _f(WARNING, "unfiltered-regex", "extract", e.id,
+           f"regex alternative {_short(alt)} holds no literal text every match contains, so batch "
+           "classification runs it on every record",
+           "anchor it on a word or code every match includes (e.g. 'quota' in '\\bquota\\s*exceeded'), "
+           "or say it with 'contains'")
+        for alt in _unfiltered_alternatives(e.regex)
+    ]
     found = _regex_dead_parts(e.regex)
     if found is None:
-        return []
+        return out
     dead, why = found
     fix = "remove the escape code, NUL or \\r from the pattern (write \\n for a line break)"
     if dead:
         return [_f(ERROR, "unmatchable-regex", "extract", e.id, f"regex {_short(e.regex)} can never match: {why}", fix)]
     return [_f(WARNING, "unmatchable-regex", "extract", e.id,
-               f"part of regex {_short(e.regex)} can never match: {why}", fix)]
+               f"part of regex {_short(e.regex)} can never match: {why}", fix), *out]
 
 
 # =========================================================================== entry points

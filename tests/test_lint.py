@@ -438,6 +438,26 @@ def test_case_sensitive_regex_parts_are_no_finding_because_they_match(tmp_path: 
     assert "a" not in classify({"text": "fail src/a.test.ts"}, taxonomy="replay", table=t).signals
 
 
+@pytest.mark.parametrize(
+    ("regex", "unfiltered"),
+    [
+        ("\\\\d{3}\\\\s+\\\\w+", ["\\d{3}\\s+\\w+"]),  # no literal at all
+        ("quota\\\\s+exceeded|\\\\w+ limit", []),  # every alternative has one
+        ("quota exceeded|[a-z]+\\\\d+", ["[a-z]+\\d+"]),  # the second has none
+        ("status[:=]\\\\s*503", []),  # a class opening with a colon is no POSIX class
+    ],
+)
+def test_regex_alternatives_that_batch_classification_must_run_on_every_record(
+    tmp_path: Path, regex: str, unfiltered: list[str]
+) -> None:
+    extract = f'\n[[extract]]\nid = "rx"\nsignal = "a"\nregex = "{regex}"\n'
+    t = _table(tmp_path, ROUTE_ALL, extract=extract)
+    found = [x for x in lint_table(t) if x.code == "unfiltered-regex"]
+    assert [x.severity for x in found] == ["warning"] * len(unfiltered)
+    for x, alt in zip(found, unfiltered, strict=True):
+        assert repr(alt) in x.message and "every record" in x.message
+
+
 # --------------------------------------------------------------------------- entry points
 
 
