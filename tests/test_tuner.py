@@ -168,12 +168,13 @@ def test_every_planted_defect_is_fixed(taxonomy, seed):
     t = fitted(taxonomy, seed, "all", 4000)
     last = df.filter(pl.col("week") == df["week"].max())
     truth_last = last["true_bucket"].to_numpy()
-    before = np.mean(predict_buckets(taxonomy, last) == truth_last)
-    after = np.mean(t.predict(last) == truth_last)
-    # the planted defects cost the shipped table at least 5 points in the last week (how
-    # many depends on how many signals the table has beside them); the tuned one is right
-    # and makes at most a tenth of the shipped table's mistakes
-    assert before <= 0.95 and after > 0.98 and 1 - after <= 0.1 * (1 - before), (before, after)
+    wrong_before = int(np.sum(predict_buckets(taxonomy, last) != truth_last))
+    wrong_after = int(np.sum(t.predict(last) != truth_last))
+    # the planted defects cost the shipped table at least ten decisions in the last week
+    # (their share, 4-11% here, shrinks as the table gains signals beside them); the tuned
+    # one is right and makes at most a tenth of the shipped table's mistakes
+    assert wrong_before >= 10 and wrong_after <= 0.1 * wrong_before, (wrong_before, wrong_after, last.height)
+    assert wrong_after / last.height < 0.02
     for d in truth["defects"]:
         if d["kind"] == "rule-too-early":
             continue  # a pair: checked through the accuracy above
