@@ -64,28 +64,24 @@ FOLD_RISK = ("\u212a", "\u017f")
 # --------------------------------------------------------------------------- regex prefilters
 
 
-def _parse(pattern: str, *, strict: bool = False) -> Any | None:
-    """Python's parse tree of an RE2 pattern, or None where the two dialects differ.
+def _parse(pattern: str) -> Any | None:
+    """Python's parse tree of an RE2 pattern, read the widest way, or None where the two
+    dialects differ.
 
-    A flag group at the very start applies to the whole pattern in both dialects.
-    Other unscoped flag groups (``(?m)`` mid-pattern, which Python refuses) are
-    dropped unless ``strict``: what they change (anchors, case, the dot) is then read
-    the widest way, which suits prefilters but not exact translations.
+    A flag group at the very start applies to the whole pattern in both dialects; what
+    it turns off (``(?m-i)``, which Python refuses) is dropped. Other unscoped flag
+    groups (``(?m)`` mid-pattern, which Python refuses too) are dropped as well. What
+    they change (anchors, case, the dot) is then read the widest way: right for
+    prefilters; :func:`exact_literals` refuses anchors, dots and case turned off anyway.
     """
     # POSIX classes ("[[:alpha:]]"), \Q…\E quoting and "{,n}" read differently in
     # Python and RE2. A class that merely opens with a colon ("[:=]") reads the same.
     if _POSIX_CLASS.search(pattern) or "\\Q" in pattern or "\\E" in pattern or "{," in pattern:
         return None
     lead = _FLAGS.match(pattern)
-    head = lead.group(0) if lead else ""
-    body = pattern[len(head) :]
-    dotall = False
-    if not strict:
-        body, dotall = _strip_flags(body)
-        # Python refuses a leading group that turns flags off ("(?m-i)"); what it turns
-        # off (case-insensitivity, the dot's newlines) only narrows the pattern.
-        on = head[2:-1].split("-")[0]
-        head = f"(?{on})" if on else ""
+    on = lead.group(0)[2:-1].split("-")[0] if lead else ""
+    body, dotall = _strip_flags(pattern[lead.end() if lead else 0 :])
+    head = f"(?{on})" if on else ""
     try:
         return sre_parse.parse(head + ("(?s:" + body + ")" if dotall else body))
     except Exception:  # not Python syntax: no prefilter, the regex runs everywhere
