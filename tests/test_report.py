@@ -68,6 +68,16 @@ def _rate(rec: dict) -> str:
     return f"{_pct(rec['rate'])} [{_pct(rec['low'])}, {_pct(rec['high'])}], n={rec['n']:,}"
 
 
+def test_the_report_tests_run_as_one_group_on_one_worker(request: pytest.FixtureRequest) -> None:
+    """Under ``--dist loadgroup`` pytest-xdist marks a grouped test by a name suffix; under
+    a pytest it cannot rename tests in, the group (and the Spark tests' group) would be
+    spread over every worker, each making the shared report and its own Spark session."""
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("not run with --dist loadgroup")
+    assert request.node.nodeid.endswith("@report"), (
+        f"{request.node.nodeid}: not grouped; pytest {pytest.__version__} is one pytest-xdist cannot group under")
+
+
 def test_no_arguments_writes_one_self_contained_page_with_every_plot(default_run) -> None:
     r, out = default_run
     assert r.returncode == 0, r.stderr
