@@ -83,10 +83,12 @@ def test_clean_data_is_never_recommended():
 
 
 def test_drift_shows_as_gain_only_once_the_cutoff_is_past_it():
-    df, truth = data(5, "drift", 6000)  # a week after the onset must hold enough of the drifted signal
+    df, truth = data(5, "drift", 6000)
     (d,) = truth["defects"]
     onset = START + timedelta(weeks=d["from_week"])
-    frame = rolling_backtest(df, taxonomy="replay", cutoffs=[onset - timedelta(weeks=1), onset + timedelta(weeks=1)])
+    # Two weeks past the onset: one week of ~500 events holds only a dozen or two of one signal
+    # of a bucket, too few for the tuner to move a route on (over seeds 5-11, four of seven did not).
+    frame = rolling_backtest(df, taxonomy="replay", cutoffs=[onset - timedelta(weeks=1), onset + timedelta(weeks=2)])
     before, after = frame.row(0, named=True), frame.row(1, named=True)
     assert before["changes"] == 0 and not before["recommend"]
     assert after["changes"] >= 1 and after["recommend"] and after["gain_low"] > 0

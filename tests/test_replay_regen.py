@@ -68,8 +68,10 @@ def test_seed_signal_names_and_route_ids_are_kept():
             for s in signals:
                 assert s.replace("_", "-") in known, (name, s)
         assert {"infra"} <= {r.id for r in table.route}
-    assert [r.id for r in load_table("replay").route][::1] == [
-        "infra", "app-unreachable", "app-error-page", "stale-script", "product-defect"]
+    routes = [r.id for r in load_table("replay").route]
+    assert routes[:5] == ["infra", "app-unreachable", "app-error-page", "stale-script", "product-defect"]
+    # After the seed's routes, only the one for the browser-tool words the regen table taught.
+    assert routes[5:] == ["regen-browser-tool-infra"]
 
 
 # --------------------------------------------------------------------------- signals spanning buckets
@@ -186,3 +188,36 @@ def test_golden_files_cover_every_bucket_five_times(name):
     for e in entries:
         per[e["bucket"]] += 1
     assert min(per.values()) >= 5, per
+
+
+# --------------------------------------------------------------------------- what each table takes from the other
+
+
+def _taken_from(taxonomy: str, other: str) -> set[str]:
+    """The signals ``taxonomy`` routes by the rules it copied from ``other`` (its routes named ``<other>-…``)."""
+    return {s for r in load_table(taxonomy).route if r.id.startswith(f"{other}-") for s in (*r.any, *r.all)}
+
+
+@pytest.mark.parametrize(("src", "dst"), [("replay", "regen"), ("regen", "replay")])
+def test_a_browser_tool_failure_either_table_knows_is_never_unknown_to_the_other(src, dst):
+    """Both tables watch the same browsers, drivers and runners: a golden case of one in which it finds
+    a browser-tool signal the other copied must not fall to the other's fallback bucket."""
+    taken = _taken_from(dst, src)
+    assert taken, f"{dst} routes none of {src}'s signals"
+    unknown = []
+    for entry in read_yaml(REAL / f"{src}.yaml"):
+        evidence = {k: entry[k] for k in ("text", "exit_code", "signal", "result_frame", "fields", "signals") if k in entry}
+        found = set(failtax.classify(evidence, taxonomy=src).signals) & taken
+        if found and failtax.classify(evidence, taxonomy=dst).rule == "fallback":
+            unknown.append((entry["id"], sorted(found)))
+    assert not unknown, f"{src} cases {dst} leaves to its fallback: {unknown[:10]} ({len(unknown)} in all)"
+
+
+def test_the_words_regen_learnt_decide_a_replay_failure_only_when_no_replay_rule_does():
+    # splinter's wording, which only the regen table knew before the replay table copied its rules.
+    text = "splinter.exceptions.DriverNotFoundError: No driver for firefox.webdriver"
+    got = failtax.classify({"text": text}, taxonomy="replay")
+    assert (got.bucket, got.rule, got.signals) == ("infra", "regen-browser-tool-infra", ("browser-unavailable",))
+    # A stale selector in the same output keeps its replay reading.
+    both = text + "\nTimeoutError: waiting for selector `#checkout` failed: timeout 30000ms exceeded"
+    assert failtax.classify({"text": both}, taxonomy="replay").bucket == "stale-script"
