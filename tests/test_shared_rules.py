@@ -1,0 +1,92 @@
+"""Rules one shipped table copied from another: what the source reads, the copy never leaves unknown.
+
+Tables that watch the same tools share what their real messages taught them: replay and regen
+the browsers, drivers and runners; agent-run, devflow and orchestration the model providers'
+usage limits, overloads and context overflows. A table that copies another's extract rules
+names their ids ``<source>-…`` and routes them last, in routes also named ``<source>-…`` (a
+copied signal whose name the table already used is renamed ``<source>-<signal>``). Whenever the
+source table decides one of its golden cases by a route holding a copied signal, the copying
+table must not leave that case to its fallback: a rule added to one table that the other copied
+from must be copied too.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import failtax
+from failtax.table import load_table
+from real_messages import real_messages  # tests/real_messages.py: the fixtures, parsed once
+
+EVIDENCE_KEYS = ("text", "exit_code", "signal", "result_frame", "fields", "signals")
+TABLES = ("agent-run", "devflow", "orchestration", "regen", "replay")
+
+
+def _copied(dst: str, src: str) -> set[str]:
+    """The source's names of the signals ``dst`` routes by the routes it took from ``src``."""
+    table = load_table(dst)
+    src_signals = set(load_table(src).signals)
+    names = {s for r in table.route if r.id.startswith(f"{src}-") for s in (*r.any, *r.all)}
+    bare = {n.removeprefix(f"{src}-") if n.startswith(f"{src}-") and n not in src_signals else n for n in names}
+    return bare & src_signals
+
+
+PAIRS = [(src, dst) for dst in TABLES for src in TABLES if src != dst and _copied(dst, src)]
+
+
+def test_the_tables_that_share_rules_are_the_ones_meant_to():
+    assert sorted(PAIRS) == [("agent-run", "devflow"), ("agent-run", "orchestration"), ("devflow", "agent-run"),
+                             ("orchestration", "agent-run"), ("regen", "replay"), ("replay", "regen")]
+
+
+def test_copied_rules_and_routes_are_named_after_their_source_and_come_last():
+    for src, dst in PAIRS:
+        table = load_table(dst)
+        routes = [r.id for r in table.route]
+        copied = [i for i, rid in enumerate(routes) if any(rid.startswith(f"{t}-") for t in TABLES)]
+        assert copied == list(range(len(routes) - len(copied), len(routes))), f"{dst}: copied routes not last"
+        taken = {r.id for r in table.extract if r.id.startswith(f"{src}-")}
+        assert taken, f"{dst} routes {src}'s signals but copied none of its rules"
+        # every copied rule is one of the source's, whose id it carries
+        source_ids = {r.id for r in load_table(src).extract}
+        assert {t.removeprefix(f"{src}-") for t in taken} <= source_ids, f"{dst}: a {src}- rule {src} does not have"
+
+
+@pytest.mark.parametrize(("src", "dst"), PAIRS, ids=[f"{s}->{d}" for s, d in PAIRS])
+def test_what_the_source_decides_by_a_copied_signal_the_copy_never_leaves_unknown(src, dst):
+    copied = _copied(dst, src)
+    routes = {r.id: r for r in load_table(src).route}
+    unknown = []
+    for entry in real_messages(src):
+        evidence = {k: entry[k] for k in EVIDENCE_KEYS if k in entry}
+        got = failtax.classify(evidence, taxonomy=src)
+        route = routes.get(got.rule)
+        if route is None or not set(route.positive_signals) & set(got.signals) & copied:
+            continue
+        if failtax.classify(evidence, taxonomy=dst).rule == "fallback":
+            unknown.append(entry["id"])
+    assert not unknown, f"{src} cases {dst} leaves to its fallback: {unknown[:10]} ({len(unknown)} in all)"
+
+
+def test_limits_only_agent_run_knew_reach_orchestration_in_its_own_buckets():
+    # OpenRouter's key limit and Gemini's overload, in agent-run's golden cases, were unknown to orchestration.
+    cap = "403 Key limit exceeded. Manage it using https://openrouter.ai/keys"
+    assert failtax.classify({"text": cap}, taxonomy="agent-run").bucket == "usage_limit"
+    got = failtax.classify({"text": cap}, taxonomy="orchestration")
+    assert (got.bucket, got.rule) == ("usage_limit_mid_task", "agent-run-usage-cap")
+    busy = "Selected model is at capacity. Please try a different model."
+    assert failtax.classify({"text": busy}, taxonomy="agent-run").bucket == "overloaded"
+    got = failtax.classify({"text": busy}, taxonomy="orchestration")
+    assert (got.bucket, got.rule) == ("subagent_overloaded", "agent-run-overloaded")
+    # inside a test runner's report the loose words stand down, as they do in agent-run
+    report = "FAIL src/api.test.ts\n  ● retries\n    Error: The model is overloaded. Please try again later."
+    assert failtax.classify({"text": report}, taxonomy="orchestration").rule != "agent-run-overloaded"
+
+
+def test_an_output_cap_stays_apart_from_the_context_overflows_devflow_taught_agent_run():
+    text = "API Error: Claude's response exceeded the 32000 output token maximum."
+    assert failtax.classify({"text": text}, taxonomy="devflow").bucket == "prompt_delivery"
+    got = failtax.classify({"text": text}, taxonomy="agent-run")
+    assert (got.bucket, got.rule) == ("unknown_non_zero", "output-token-cap")
+    overflow = "Error: input length and `max_tokens` exceed context limit: 180000 + 32000 > 200000"
+    assert failtax.classify({"text": overflow}, taxonomy="agent-run").bucket == "context_exceeded"
