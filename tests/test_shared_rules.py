@@ -68,25 +68,31 @@ def test_what_the_source_decides_by_a_copied_signal_the_copy_never_leaves_unknow
     assert not unknown, f"{src} cases {dst} leaves to its fallback: {unknown[:10]} ({len(unknown)} in all)"
 
 
-def test_limits_only_agent_run_knew_reach_orchestration_in_its_own_buckets():
-    # OpenRouter's key limit and Gemini's overload, in agent-run's golden cases, were unknown to orchestration.
-    cap = "403 Key limit exceeded. Manage it using https://openrouter.ai/keys"
-    assert failtax.classify({"text": cap}, taxonomy="agent-run").bucket == "usage_limit"
-    got = failtax.classify({"text": cap}, taxonomy="orchestration")
-    assert (got.bucket, got.rule) == ("usage_limit_mid_task", "agent-run-usage-cap")
-    busy = "Selected model is at capacity. Please try a different model."
-    assert failtax.classify({"text": busy}, taxonomy="agent-run").bucket == "overloaded"
-    got = failtax.classify({"text": busy}, taxonomy="orchestration")
-    assert (got.bucket, got.rule) == ("subagent_overloaded", "agent-run-overloaded")
-    # inside a test runner's report the loose words stand down, as they do in agent-run
+READ_ACROSS = [
+    # OpenRouter's key limit and a model at capacity, from agent-run's golden cases, were unknown to orchestration.
+    ("403 Key limit exceeded. Manage it using https://openrouter.ai/keys",
+     "agent-run", "usage_limit", "orchestration", ("usage_limit_mid_task", "agent-run-usage-cap")),
+    ("Selected model is at capacity. Please try a different model.",
+     "agent-run", "overloaded", "orchestration", ("subagent_overloaded", "agent-run-overloaded")),
+    # devflow counts an output cap as a prompt-delivery failure; agent-run keeps it apart from context overflows.
+    ("API Error: Claude's response exceeded the 32000 output token maximum.",
+     "devflow", "prompt_delivery", "agent-run", ("unknown_non_zero", "output-token-cap")),
+]
+
+
+@pytest.mark.parametrize(("text", "src", "src_bucket", "dst", "want"), READ_ACROSS, ids=[r[0][:30] for r in READ_ACROSS])
+def test_a_message_one_table_knew_reaches_the_other_in_its_own_bucket(text, src, src_bucket, dst, want):
+    assert failtax.classify({"text": text}, taxonomy=src).bucket == src_bucket
+    got = failtax.classify({"text": text}, taxonomy=dst)
+    assert (got.bucket, got.rule) == want
+
+
+def test_copied_loose_words_stand_down_where_their_source_does():
+    # inside a test runner's report agent-run's loose overload words say nothing, in orchestration too
     report = "FAIL src/api.test.ts\n  ● retries\n    Error: The model is overloaded. Please try again later."
     assert failtax.classify({"text": report}, taxonomy="orchestration").rule != "agent-run-overloaded"
 
 
-def test_an_output_cap_stays_apart_from_the_context_overflows_devflow_taught_agent_run():
-    text = "API Error: Claude's response exceeded the 32000 output token maximum."
-    assert failtax.classify({"text": text}, taxonomy="devflow").bucket == "prompt_delivery"
-    got = failtax.classify({"text": text}, taxonomy="agent-run")
-    assert (got.bucket, got.rule) == ("unknown_non_zero", "output-token-cap")
+def test_the_output_cap_rule_leaves_context_overflows_to_agent_run_context_exceeded():
     overflow = "Error: input length and `max_tokens` exceed context limit: 180000 + 32000 > 200000"
     assert failtax.classify({"text": overflow}, taxonomy="agent-run").bucket == "context_exceeded"
