@@ -201,3 +201,13 @@ def test_the_words_regen_learnt_decide_a_replay_failure_only_when_no_replay_rule
     # A stale selector in the same output keeps its replay reading.
     both = text + "\nTimeoutError: waiting for selector `#checkout` failed: timeout 30000ms exceeded"
     assert failtax.classify({"text": both}, taxonomy="replay").bucket == "stale-script"
+
+
+def test_a_session_the_runner_could_not_create_is_not_an_error_the_app_showed():
+    text = ("Error: An error occurred while creating a new ChromeDriver session: "
+            "[SessionNotCreatedError] session not created")
+    got = failtax.classify({"text": text}, taxonomy="replay")
+    assert got.bucket == "infra" and "unexpected-error-toast" not in got.signals
+    # the app's own error page still counts
+    app = "An error occurred while processing your request. Something went wrong."
+    assert "unexpected-error-toast" in failtax.classify({"text": app}, taxonomy="replay").signals
