@@ -16,6 +16,8 @@ from typing import Any
 import yaml
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages"
+#: The keys of a golden entry that are evidence for ``failtax.classify``.
+EVIDENCE_KEYS = ("text", "exit_code", "signal", "result_frame", "fields", "signals")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -33,3 +35,8 @@ def real_messages(taxonomy: str) -> list[dict[str, Any]]:
     """The real messages of ``taxonomy`` (empty when it has no file)."""
     path = REAL / f"{taxonomy}.yaml"
     return (read_yaml(path) or []) if path.exists() else []
+
+
+def evidence(entry: dict[str, Any]) -> dict[str, Any]:
+    """What a golden entry hands ``failtax.classify``: its evidence keys only."""
+    return {k: entry[k] for k in EVIDENCE_KEYS if k in entry}

@@ -15,9 +15,8 @@ from typing import Any
 import pytest
 
 import failtax
-from real_messages import REAL, read_yaml  # tests/real_messages.py: the fixtures, parsed once
+from real_messages import EVIDENCE_KEYS, REAL, evidence, read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
-EVIDENCE_KEYS = ("text", "exit_code", "signal", "result_frame", "fields", "signals")
 ENTRY_KEYS = {"id", "source", "bucket", "rule", "note", *EVIDENCE_KEYS}
 #: Taxonomies whose every bucket must have at least one real message, once their file exists.
 COVERED = ("agent-run", "devflow", "replay", "regen")
@@ -42,8 +41,7 @@ def test_golden(taxonomy: str, entry: dict[str, Any]) -> None:
     unknown = set(entry) - ENTRY_KEYS
     assert not unknown, f"unknown keys {sorted(unknown)}"
     assert entry.get("source"), "every golden case names its source"
-    evidence = {k: entry[k] for k in EVIDENCE_KEYS if k in entry}
-    got = failtax.classify(evidence, taxonomy=taxonomy)
+    got = failtax.classify(evidence(entry), taxonomy=taxonomy)
     assert got.bucket == entry["bucket"], (
         f"expected {entry['bucket']}, got {got.bucket} by rule {got.rule!r} "
         f"with signals {list(got.signals)}"
