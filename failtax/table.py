@@ -22,6 +22,15 @@ Evaluation spec (the table *is* the product; this is its contract):
    A matching rule adds its ``signal`` (rules may share one). Signals the tool already
    named are added too. ``capture`` (RE2 with named groups) records facts, e.g. a
    provider name, that bucket texts can quote as ``{provider}`` or ``{provider|capitalize}``.
+
+   ``[[borrow]]`` rows take extract rules from another table, so tables that read the
+   same tools share what each has learnt. ``from`` names it: a file beside this one
+   (``replay`` is ``replay.toml``), else the shipped table of that name. A borrow takes
+   every one of that table's own extract rules (never those it borrows itself) whose
+   signal is in ``signals``, in its order, and adds them after this table's own rules,
+   with ids ``<source>-<id>``. A borrowed signal may not be one of this table's own:
+   ``rename`` gives it another name (``rename = { overloaded = "agent-run-overloaded" }``).
+   A table written by :func:`save_table` holds the borrowed rules themselves.
 2. **Route.** ``[[route]]`` rules are tried in order; the first whose ``any`` (one of
    these signals present), ``all`` (every one present) and ``none`` (none present) all
    hold decides the bucket. A route may override the bucket's ``title``, ``detail`` and
@@ -398,7 +407,7 @@ _EXTRACT_TYPES: dict[str, tuple[type, ...]] = {
 _ITEM_TYPES = {
     "contains": str, "and_contains": str, "unless": str, "frame_subtype": str,
     "http_status": int, "exit_code": int, "posix_signal": int,
-    "any": str, "all": str, "none": str,
+    "any": str, "all": str, "none": str, "signals": str,
 }
 _ROUTE_TYPES: dict[str, tuple[type, ...]] = {
     "id": (str,), "bucket": (str,), "any": (list,), "all": (list,), "none": (list,),
@@ -411,7 +420,8 @@ _HEADER_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-def _typed(row: Any, types: Mapping[str, tuple[type, ...]], *, path: str | None, kind: str, index: int) -> dict[str, Any]:
+def _typed(row: Any, types: Mapping[str, tuple[type, ...]], *, path: str | None, kind: str, index: int,
+           required: tuple[str, ...] = ("id",)) -> dict[str, Any]:
     if not isinstance(row, dict):
         raise TableError(f"[[{kind}]] #{index + 1} is not a table", path=path)
     rid = row.get("id")
@@ -432,10 +442,101 @@ def _typed(row: Any, types: Mapping[str, tuple[type, ...]], *, path: str | None,
                     raise TableError(
                         f"{key!r} must list {item.__name__} values, got {v!r}", path=path, rule=label
                     )
-    for req in ("id",):
+    for req in required:
         if req not in row:
-            raise TableError(f"[[{kind}]] #{index + 1} has no 'id'", path=path)
+            raise TableError(f"[[{kind}]] #{index + 1} has no {req!r}", path=path)
     return dict(row)
+
+
+def _extract_rules(rows: Sequence[Any], path: str | None) -> list[ExtractRule]:
+    out = []
+    for i, row in enumerate(rows):
+        d = _typed(row, _EXTRACT_TYPES, path=path, kind="extract", index=i)
+        if "signal" not in d:
+            raise TableError("an extract rule needs a 'signal'", path=path, rule=d["id"])
+        d["signal"] = normalise_signal_name(d["signal"])
+        for k in ("contains", "and_contains", "unless", "http_status", "exit_code", "posix_signal", "frame_subtype"):
+            if k in d:
+                d[k] = tuple(d[k])
+        if isinstance(d.get("value"), list):
+            d["value"] = tuple(d["value"])
+        out.append(ExtractRule(**d))
+    return out
+
+
+_BORROW_TYPES: dict[str, tuple[type, ...]] = {"from": (str,), "signals": (list,), "rename": (dict,), "note": (str,)}
+
+
+def _borrowed(rows: Any, own: Sequence[ExtractRule], path: str | None) -> list[ExtractRule]:
+    """The extract rules ``[[borrow]]`` rows take from other tables, renamed, in order.
+
+    A borrow takes every one of the source's *own* extract rules (never what the source
+    borrowed itself) whose signal it names, in the source's order, with the id
+    ``<source>-<id>`` and the signal as ``rename`` says.
+    """
+    if not isinstance(rows, list):
+        raise TableError("'borrow' must be an array of tables ([[borrow]])", path=path)
+    own_signals = {r.signal for r in own}
+    taken: dict[str, str] = {}  # borrowed signal (as named here) -> its source
+    out: list[ExtractRule] = []
+    for i, row in enumerate(rows):
+        d = _typed(row, _BORROW_TYPES, path=path, kind="borrow", index=i, required=("from", "signals"))
+        label = f"[[borrow]] #{i + 1} (from {d['from']!r})"
+        wanted = [normalise_signal_name(s) for s in d["signals"]]
+        if not wanted:
+            raise TableError(f"{label} names no signals", path=path)
+        rename = {}
+        for old, new in d.get("rename", {}).items():
+            if not isinstance(new, str) or normalise_signal_name(old) not in wanted:
+                raise TableError(f"{label}: rename {old!r} must name one of its signals and give a new name",
+                                 path=path)
+            rename[normalise_signal_name(old)] = normalise_signal_name(new)
+        source, rules = _source_rules(d["from"], path, label)
+        for s in wanted:
+            here = rename.get(s, s)
+            if here in own_signals:
+                raise TableError(f"{label}: signal {s!r} is also one of this table's own; rename it "
+                                 f"(rename = {{ {s} = \"{source}-{s}\" }})", path=path)
+            if here in taken:
+                raise TableError(f"{label}: signal {here!r} is already borrowed from {taken[here]!r}", path=path)
+            taken[here] = source
+        found = set()
+        for r in rules:
+            if r.signal in wanted:
+                found.add(r.signal)
+                out.append(dataclasses.replace(r, id=f"{source}-{r.id}", signal=rename.get(r.signal, r.signal)))
+        missing = [s for s in wanted if s not in found]
+        if missing:
+            raise TableError(f"{label}: no extract rule of {source!r} names {', '.join(map(repr, missing))}",
+                             path=path)
+    return out
+
+
+def _source_rules(ref: str, path: str | None, label: str) -> tuple[str, list[ExtractRule]]:
+    """The name and own extract rules of the table a borrow names: a file beside ``path``
+    (``replay`` is ``replay.toml``), else the shipped table of that name."""
+    name = ref.removesuffix(".toml")
+    here = Path(path).parent / (ref if ref.endswith(".toml") else f"{ref}.toml") if path else None
+    if here is not None and here.is_file():
+        if path is not None and here.resolve() == Path(path).resolve():
+            raise TableError(f"{label}: a table cannot borrow from itself", path=path)
+        doc = _read_doc(here)
+        where = str(here)
+    elif name in list_tables() and not ref.endswith(".toml"):
+        res = resources.files("failtax") / "data" / "tables" / f"{name}.toml"
+        with resources.as_file(res) as p:
+            doc = _read_doc(p)
+            where = str(p)
+    else:
+        raise TableError(f"{label}: no table {ref!r} beside this one and none shipped by that name", path=path)
+    header = doc.get("table") if isinstance(doc, dict) else None
+    rows = doc.get("extract", []) if isinstance(doc, dict) else None
+    if not isinstance(header, dict) or not isinstance(rows, list):
+        raise TableError(f"{label}: {where} is not a rule table", path=path)
+    source = header.get("name", header.get("taxonomy", name))
+    if not isinstance(source, str) or not source:
+        source = name
+    return source, _extract_rules(rows, where)
 
 
 def table_from_mapping(doc: Mapping[str, Any], *, path: str | None = None) -> RuleTable:
@@ -445,9 +546,10 @@ def table_from_mapping(doc: Mapping[str, Any], *, path: str | None = None) -> Ru
     """
     if not isinstance(doc, Mapping):
         raise TableError("a table document must be a TOML table", path=path)
-    unknown = set(doc) - {"table", "extract", "route", "locate"}
+    unknown = set(doc) - {"table", "extract", "borrow", "route", "locate"}
     if unknown:
-        raise TableError(f"unknown top-level keys {sorted(unknown)}; expected [table], [[extract]], [[route]], [[locate]]", path=path)
+        raise TableError(f"unknown top-level keys {sorted(unknown)}; expected [table], [[extract]], [[borrow]], "
+                         "[[route]], [[locate]]", path=path)
     header = doc.get("table")
     if not isinstance(header, dict):
         raise TableError("missing the [table] header (name, taxonomy, version, fallback)", path=path)
@@ -463,18 +565,9 @@ def table_from_mapping(doc: Mapping[str, Any], *, path: str | None = None) -> Ru
         if key in doc and not isinstance(doc[key], list):
             raise TableError(f"{key!r} must be an array of tables ([[{key}]])", path=path)
 
-    extract = []
-    for i, row in enumerate(doc.get("extract", [])):
-        d = _typed(row, _EXTRACT_TYPES, path=path, kind="extract", index=i)
-        if "signal" not in d:
-            raise TableError("an extract rule needs a 'signal'", path=path, rule=d["id"])
-        d["signal"] = normalise_signal_name(d["signal"])
-        for k in ("contains", "and_contains", "unless", "http_status", "exit_code", "posix_signal", "frame_subtype"):
-            if k in d:
-                d[k] = tuple(d[k])
-        if isinstance(d.get("value"), list):
-            d["value"] = tuple(d["value"])
-        extract.append(ExtractRule(**d))
+    extract = _extract_rules(doc.get("extract", []), path)
+    if "borrow" in doc:
+        extract += _borrowed(doc["borrow"], extract, path)
     route = []
     for i, row in enumerate(doc.get("route", [])):
         d = _typed(row, _ROUTE_TYPES, path=path, kind="route", index=i)
@@ -512,7 +605,11 @@ def _freeze(d: Mapping[str, Any]) -> dict[str, Any]:
 
 def read_table(path: str | os.PathLike[str]) -> RuleTable:
     """Read, validate and compile a table file. Raises :class:`TableError` on any fault."""
-    p = Path(path)
+    return table_from_mapping(_read_doc(Path(path)), path=str(Path(path)))
+
+
+def _read_doc(p: Path) -> Any:
+    """A table file's TOML document, size and encoding checked."""
     where = str(p)
     try:
         size = p.stat().st_size
@@ -533,7 +630,7 @@ def read_table(path: str | os.PathLike[str]) -> RuleTable:
         raise TableError(f"not valid TOML: {exc}", path=where) from None
     except RecursionError:
         raise TableError("not a table: TOML nested too deeply", path=where) from None
-    return table_from_mapping(doc, path=where)
+    return doc
 
 
 def list_tables() -> list[str]:
