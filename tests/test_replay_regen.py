@@ -194,7 +194,7 @@ def test_golden_files_cover_every_bucket_five_times(name):
 
 
 def test_the_words_regen_learnt_decide_a_replay_failure_only_when_no_replay_rule_does():
-    # splinter's wording, which only the regen table knew before the replay table copied its rules.
+    # splinter's wording, which only the regen table knew before the replay table borrowed its rules.
     text = "splinter.exceptions.DriverNotFoundError: No driver for firefox.webdriver"
     got = failtax.classify({"text": text}, taxonomy="replay")
     assert (got.bucket, got.rule, got.signals) == ("infra", "regen-browser-tool-infra", ("browser-unavailable",))
