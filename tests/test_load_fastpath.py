@@ -234,20 +234,21 @@ def _load_corpus(tmp_path: Path, *, chunk_bytes: int, db: bool) -> dict[str, lis
 # starting at at column N" reads "… starting at column N", and "… for a agent-failure
 # line" reads "… for an agent-failure line"; and one of behaviour: the corpus's 37 lines
 # that open with a UTF-8 byte order mark inside the file are read as failure events (as
-# a mark opening a file is skipped), where they were quarantined as invalid-json. Every
-# other row is as it was.
+# a mark opening a file is skipped), where they were quarantined as invalid-json. Then
+# an exitCode beyond 32 bits reads "got an integer outside the 32-bit range: N" where it
+# read "got a number". Every other row is as it was.
 FROZEN = {
     "65536-True": {"summary1": "85331f2e36525ef8d30a5941",
                  "summary2": "da3bcc5f1b2ca7b176b868ea",
                  "events": "390108c1c3d03de157734233",
-                 "quarantine": "bb684f86c3673d59890ff557"},
+                 "quarantine": "3a713e9dfacd0aaa2315b55c"},
     "67108864-True": {"summary1": "85331f2e36525ef8d30a5941",
                     "summary2": "da3bcc5f1b2ca7b176b868ea",
                     "events": "390108c1c3d03de157734233",
-                    "quarantine": "bb684f86c3673d59890ff557"},
+                    "quarantine": "3a713e9dfacd0aaa2315b55c"},
     "16384-False": {"summary1": "85331f2e36525ef8d30a5941",
                   "events": "2502ea12d27d00befc029515",
-                  "quarantine": "f278f68d9a75781162074722"},
+                  "quarantine": "7988f34f6a56dbcb577de882"},
 }
 
 

@@ -706,7 +706,7 @@ def test_values_of_the_wrong_type_are_quarantined_not_converted(tmp_path: Path) 
         4: ("wrong-type", "signals must be a list of strings, got a list with non-string items"),
         8: ("wrong-type", "exitCode must be an integer, got a string"),
         9: ("wrong-type", "exitCode must be an integer, got a number"),
-        10: ("wrong-type", "exitCode must be an integer, got a number"),
+        10: ("wrong-type", "exitCode must be an integer, got an integer outside the 32-bit range: 1099511627776"),
         11: ("wrong-type", "retryable must be true or false, got a string"),
         12: ("wrong-type", "retryable must be true or false, got a number"),
         15: ("unknown-event-type", 'unknown eventType "Replay-Failure-Classified" for a failure-event line'),

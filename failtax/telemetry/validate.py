@@ -197,11 +197,15 @@ def _json_sql_list(values: tuple[str, ...]) -> str:
 
 def _json_kind(key: str) -> str:
     r = _RAW[key]
-    return (
+    kind = (
         f"CASE left({r}, 1) WHEN '\"' THEN 'a string' WHEN '{{' THEN 'an object' "
         f"WHEN '[' THEN CASE WHEN {r} = '[]' THEN 'an empty list' ELSE 'a list with non-string items' END "
         f"WHEN 't' THEN 'a boolean' WHEN 'f' THEN 'a boolean' ELSE 'a number' END"
     )
+    if FIELDS[key] == "int":  # (the column is 32-bit: a longer integer is no other kind of number)
+        kind = (f"CASE WHEN regexp_full_match({r}, '-?[0-9]+') "
+                f"THEN 'an integer outside the 32-bit range: ' || left({r}, 40) ELSE {kind} END")
+    return kind
 
 
 def _article(word: str) -> str:
