@@ -942,6 +942,8 @@ class _Batch:
             split = _split_records(text, unterminated=unterminated, nuls_left_out=left_out)
         if split is None and problem in ("invalid-json", "unknown-format"):
             split = _list_records(text)
+        if split is None and problem == "invalid-json" and in_value is None:
+            split = _records_after_fragment(text)
         if split is not None:
             pieces, damage = split
             records.extend((path, line_no, r) for r in pieces)
@@ -1504,6 +1506,52 @@ def _split_records(
         detail += f"; {'the' if n == 1 else f'the {n}'} whole JSON object{'s' if n > 1 else ''} on the line "
         detail += "is read on its own" if n == 1 else "are read on their own"
     return records, (reason, detail, None, show_nul_runs(body))
+
+
+_FIRST_KEY = re.compile(r'[ \t\r\n]*\{[ \t\r\n]*("(?:[^"\\]|\\.)*")[ \t\r\n]*:')
+
+
+def _records_after_fragment(text: str) -> tuple[list[str], tuple[str, str, None, str]] | None:
+    r"""The whole objects that end a line after the cut-off start of a record (a writer
+    stopped mid-line; restarted, it appended its next records to that line): they open
+    with the same key as the cut-off record, and run to the end of the line. ``None`` for
+    any other line (a quote left unescaped in a string is not a cut).
+
+    >>> records, (reason, detail, _, _) = _records_after_fragment('{"a":"x{"a":1}')
+    >>> records, reason, detail.split(" (")[0]
+    (['{"a":1}'], 'invalid-json', 'a record cut off at column 8, where another begins')
+    >>> [_records_after_fragment(t) is None for t in ('{"a":"say {"a":1}"}', '{"a":1 {"b":1}', '{"\\x":1 {"\\x":1}')]
+    [True, True, True]
+    """
+    body = text.rstrip(JSON_WHITESPACE)
+    first = _FIRST_KEY.match(body)
+    if first is None:
+        return None
+    try:
+        key = json.loads(first.group(1))
+    except ValueError:  # (a bad escape in the key: nothing to compare records with)
+        return None
+    opening = re.compile(r"\{" + _JSON_SPACES.pattern + re.escape(first.group(1)) + _JSON_SPACES.pattern + ":")
+    for tried, start in enumerate(opening.finditer(body, first.end())):
+        if tried == 16:  # (a line that names its first key that often is no cut-off record)
+            break
+        found, pos = [], start.start()
+        try:
+            while pos < len(body):
+                value, end = _DECODER.raw_decode(body, pos)
+                if not isinstance(value, dict) or next(iter(value), None) != key:
+                    raise ValueError("not a record of the same writer")
+                found.append(body[pos:end])
+                pos = _JSON_SPACES.match(body, end).end()  # type: ignore[union-attr]
+        except (ValueError, RecursionError):
+            continue
+        n = len(found)
+        detail = (f"a record cut off at column {start.start() + 1}, where another begins (a writer stopped "
+                  f"mid-line and the next records were appended to the line); {'the' if n == 1 else f'the {n}'} "
+                  f"whole JSON object{'s' if n > 1 else ''} after it {'is' if n == 1 else 'are'} read on "
+                  f"{'its' if n == 1 else 'their'} own")
+        return found, ("invalid-json", detail, None, text.rstrip("\r\n"))
+    return None
 
 
 class _NotAnObject(Exception):
