@@ -106,3 +106,22 @@ def test_an_integer_too_long_for_its_column_is_named_so(tmp_path: Path) -> None:
         (5, "wrong-type", "exitCode must be an integer, got a number"),
     ]
     tel.close()
+
+
+def test_a_file_rewritten_shorter_says_how_many_old_rows_went(tmp_path: Path, failtax_cmd: list[str]) -> None:
+    d, db = tmp_path / "logs", tmp_path / "t.duckdb"
+    d.mkdir()
+    f = d / "app.jsonl"
+    f.write_text("".join(_line(i) + "\n" for i in range(5)))
+    load(d, db=db).close()
+    f.write_text("".join(_line(i) + "\n" for i in range(10, 13)))  # rewritten: other, fewer lines
+    tel = load(d, db=db)
+    s = tel.summary
+    assert (s.files[0].status, s.events_added, s.events_removed) == ("replaced", -2, 5)
+    assert sorted(r for (r,) in tel.sql("SELECT run_id FROM events").fetchall()) == ["r10", "r11", "r12"]
+    assert "events added: -2 (failure-event -2) = 3 rows written - 5 old rows of rewritten files taken out" in str(s)
+    tel.close()
+    f.write_text("".join(_line(i) + "\n" for i in range(20, 24)))
+    out = subprocess.run([*failtax_cmd, "load", str(d), "--db", str(db), "--json"], capture_output=True, text=True, check=True)
+    doc = json.loads(out.stdout)
+    assert (doc["events_added"], doc["events_removed"], doc["totals"]["events"]) == (1, 3, 4)

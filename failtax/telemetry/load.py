@@ -183,9 +183,13 @@ class LoadSummary:
     seconds: float
     db: str | None
     totals: Mapping[str, int] = field(default_factory=dict)
+    #: rows taken out because their file was replaced (rewritten, rotated) or had its
+    #: unfinished last line completed; their lines, where still there, are read again
+    events_removed: int = 0
 
     @property
     def events_added(self) -> int:
+        """How many more events the database holds than before (negative if fewer)."""
         return sum(self.events_by_source.values())
 
     @property
@@ -204,6 +208,7 @@ class LoadSummary:
             "files": [f.__dict__ for f in self.files],
             "lines_read": self.lines_read,
             "events_added": self.events_added,
+            "events_removed": self.events_removed,
             "events_by_source": dict(self.events_by_source),
             "duplicates": self.duplicates,
             "quarantined": self.quarantined,
@@ -219,7 +224,11 @@ class LoadSummary:
             f"{self.lines_read:,} lines read in {self.seconds:.2f} s"
         ]
         by_src = " · ".join(f"{s} {self.events_by_source.get(s, 0):,}" for s in SOURCES if self.events_by_source.get(s))
-        lines.append(f"events added: {self.events_added:,}" + (f" ({by_src})" if by_src else ""))
+        added = f"events added: {self.events_added:,}" + (f" ({by_src})" if by_src else "")
+        if self.events_removed:
+            added += (f" = {self.events_added + self.events_removed:,} rows written - "
+                      f"{self.events_removed:,} old rows of rewritten files taken out")
+        lines.append(added)
         lines.append(f"duplicates skipped: {self.duplicates:,}")
         if self.quarantined:
             reasons = ", ".join(f"{r} {n:,}" for r, n in sorted(self.quarantined_by_reason.items(), key=lambda x: (-x[1], x[0])))
@@ -614,13 +623,14 @@ def _ingest(
     # The rows of replaced files go before any line is read: a copy of their lines in
     # another file (log rotation renames the file its writer then creates again) must not
     # be taken for a duplicate of rows about to be deleted, whatever order files come in.
+    removed = 0
     for f, _, _, status, _, lines, _ in plans:
         if status == "replaced":
-            con.execute("DELETE FROM events WHERE file = ?", [str(f)])
+            removed += con.execute("DELETE FROM events WHERE file = ?", [str(f)]).fetchone()[0]
             con.execute("DELETE FROM quarantine WHERE file = ?", [str(f)])
         elif status == "grown":
             # Rows for a line that was unterminated last time are read again in full.
-            con.execute("DELETE FROM events WHERE file = ? AND line > ?", [str(f), lines])
+            removed += con.execute("DELETE FROM events WHERE file = ? AND line > ?", [str(f), lines]).fetchone()[0]
             con.execute("DELETE FROM quarantine WHERE file = ? AND line > ?", [str(f), lines])
     with contextlib.ExitStack() as stack:
         if bar is not None:
@@ -713,6 +723,7 @@ def _ingest(
     return LoadSummary(
         files=files_out, events_by_source=by_source, quarantined_by_reason=dict(batch.reasons),
         duplicates=batch.duplicates, seconds=time.perf_counter() - started, db=db, totals=totals,
+        events_removed=removed,
     )
 
 
