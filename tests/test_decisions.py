@@ -191,3 +191,28 @@ def test_pairing_matches_a_reference_on_random_sequences(tmp_path: Path) -> None
     n_res = sum(e["eventType"].endswith("resolved") for e in events)
     n_paired = sum(v is not None for v in want.values())
     assert tel.sql("SELECT count(*) FROM orphan_resolutions").fetchall()[0][0] == n_res - n_paired
+
+
+def test_action_spelling_drift_is_read_as_the_action(tmp_path: Path) -> None:
+    """``Share_Email`` is ``share-email``, as signal names are normalised; a blank action abstains."""
+    def pair(run: str, suggestion: str | None, action: str) -> list[dict]:
+        c = {"ts": f"2026-09-07T10:{run[-1]}0:00.000Z", "eventType": "replay-failure-classified", "skillName": "s",
+             "runId": run, "testCaseId": "t", "aiClassification": "product-defect"}
+        if suggestion is not None:
+            c["aiSuggestion"] = suggestion
+        r = {"ts": f"2026-09-07T10:{run[-1]}1:00.000Z", "eventType": "replay-failure-resolved", "skillName": "s",
+             "runId": run, "testCaseId": "t", "userAction": action}
+        return [c, r]
+    events = [*pair("r1", None, "Share_Email"), *pair("r2", "Share Defect", "share-sms"),
+              *pair("r3", None, " REGENERATE "), *pair("r4", None, ""), *pair("r5", None, "Skip")]
+    f = tmp_path / "drift.jsonl"
+    f.write_text("".join(json.dumps(e) + "\n" for e in events))
+    rows = load(f).sql("SELECT run_id, ai_suggestion, user_action, implied_bucket, decided, opt_out, agree "
+                       "FROM decisions ORDER BY run_id").fetchall()
+    assert rows == [
+        ("r1", "share-defect", "share-email", "product-defect", True, False, True),
+        ("r2", "share-defect", "share-sms", "product-defect", True, False, True),
+        ("r3", "share-defect", "regenerate", "stale-script", True, False, False),
+        ("r4", "share-defect", None, None, True, False, None),
+        ("r5", "share-defect", "skip", None, True, True, None),
+    ]

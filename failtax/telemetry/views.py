@@ -42,7 +42,8 @@ DECISIONS_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("ai_bucket", "VARCHAR", "aiClassification"),
     ("ai_suggestion", "VARCHAR", "aiSuggestion (the bucket's default suggestion when the event left it empty)"),
     ("signals", "VARCHAR[]", "normalised signal names of the classified event"),
-    ("user_action", "VARCHAR", "userAction of the resolution, NULL when undecided"),
+    ("user_action", "VARCHAR", "userAction of the resolution, spelt as the taxonomy spells actions "
+                               "(Share_Email is share-email); NULL when undecided or blank"),
     ("implied_bucket", "VARCHAR", "the bucket the action implies, NULL when it implies nothing"),
     ("decided", "BOOLEAN", "a resolution exists"),
     ("opt_out", "BOOLEAN", "the action is an opt-out (skip)"),
@@ -112,10 +113,18 @@ def _signal_set(col: str) -> str:
     return f"list_filter({col}, lambda s, i: s <> '' AND list_position({col}, s) = i)"
 
 
+def _spelled(col: str) -> str:
+    """SQL: an action name spelt the one way the taxonomies spell it, as signal names are
+    (``Share_Email`` is ``share-email``); blank is NULL. The events table keeps it as written."""
+    return (f"nullif(trim(regexp_replace(regexp_replace(lower(trim({col})), '[\\s_]+', '-', 'g'), "
+            f"'-{{2,}}', '-', 'g'), '-'), '')")
+
+
 _PAIRING = """
 WITH fe AS (
-  SELECT event_id, ts, skill, project_id, run_id, test_case_id, ai_classification, ai_suggestion,
-         user_action, signals, metadata, file, line,
+  SELECT event_id, ts, skill, project_id, run_id, test_case_id, ai_classification,
+         """ + _spelled("ai_suggestion") + """ AS ai_suggestion,
+         """ + _spelled("user_action") + """ AS user_action, signals, metadata, file, line,
          CASE WHEN starts_with(event_type, 'replay-') THEN 'replay'
               WHEN starts_with(event_type, 'regen-') THEN 'regen'
               ELSE 'pre-execution' END AS family,
