@@ -170,3 +170,16 @@ def test_no_answer_means_no_resolved_event_and_ask_errors_propagate(tmp_path: Pa
     assert [e["eventType"] for e in _lines(sink)] == ["regen-failure-classified"] * 2
     with pytest.raises(ValueError, match="no failure-event family"):
         ask_and_record({"taxonomy": "agent-run", "bucket": "overloaded"}, broken, skill_name="s", path=sink)
+
+
+def test_nan_and_infinity_are_written_as_null_so_every_line_is_json(tmp_path: Path) -> None:
+    f = tmp_path / "events.jsonl"
+    meta = {"score": float("nan"), "limits": [float("inf"), -float("inf"), 2.5], "nested": {"x": float("nan")}}
+    assert emit(f, event_type="replay-failure-classified", skill_name="s", metadata=meta, signals=["a"])
+
+    def refuse(token: str) -> None:
+        raise ValueError(f"not JSON: {token}")
+
+    rec = json.loads(f.read_text(), parse_constant=refuse)
+    assert rec["metadata"] == {"score": None, "limits": [None, None, 2.5], "nested": {"x": None}}
+    assert rec["signals"] == ["a"]

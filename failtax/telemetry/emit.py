@@ -33,8 +33,10 @@ True
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import logging
+import math
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -136,8 +138,30 @@ def event_record(
 
 
 def event_line(record: Mapping[str, Any]) -> bytes:
-    """One event as a UTF-8 JSON line (compact, ending in ``\\n``)."""
-    return (json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str) + "\n").encode("utf-8")
+    """One event as a UTF-8 JSON line (compact, ending in ``\\n``).
+
+    A NaN or infinite number is written as ``null``, as JavaScript's ``JSON.stringify``
+    writes it: ``NaN`` is not JSON, and strict readers refuse the whole line.
+
+    >>> event_line({"metadata": {"score": float("nan"), "ok": 1.5}})
+    b'{"metadata":{"score":null,"ok":1.5}}\\n'
+    """
+    dump = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"), default=str, allow_nan=False)
+    try:
+        text = dump(record)
+    except ValueError:  # a NaN or an infinity somewhere
+        text = dump(_finite(record))
+    return (text + "\n").encode("utf-8")
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, Mapping):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
 
 
 def emit(
