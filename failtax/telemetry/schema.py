@@ -213,3 +213,10 @@ QUARANTINE_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("raw", "VARCHAR", "the line as written (invalid bytes replaced)"),
     ("loaded_at", "TIMESTAMP", "when it was quarantined"),
 )
+
+
+def spelled_sql(expr: str) -> str:
+    """SQL: the name ``expr`` spelled as :func:`failtax.evidence.normalise_signal_name`
+    spells it (lower case, words joined by ``-``); the loader's signals and the
+    ``decisions`` view's actions use it alike."""
+    return f"trim(regexp_replace(regexp_replace(lower(trim({expr})), '[\\s_]+', '-', 'g'), '-{{2,}}', '-', 'g'), '-')"

@@ -45,6 +45,7 @@ from failtax.telemetry.schema import (
     RESOLVED_EVENT_TYPES,
     TYPE_NAMES,
     Format,
+    spelled_sql,
 )
 
 __all__ = ["UNESCAPED_QUOTE", "build_insert_sql", "build_plain_insert_sql", "build_problem_sql", "line_ids", "secret_gate"]
@@ -140,10 +141,7 @@ def _type_needs_present() -> list[str]:
 
 def _normalised(col: str, raw: str) -> str:
     """Signal names spelled as failtax.evidence.normalise_signal_name spells them."""
-    norm = (
-        f"list_transform({col}, lambda s: trim(regexp_replace(regexp_replace(lower(trim(s)), "
-        "'[\\s_]+', '-', 'g'), '-{2,}', '-', 'g'), '-'))"
-    )
+    norm = f"list_transform({col}, lambda s: {spelled_sql('s')})"
     return f"CASE WHEN regexp_matches({raw}, '{_NEEDS_NORMALISING}') THEN {norm} ELSE {col} END"
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from failtax.telemetry.schema import FAMILY_TAXONOMY
+from failtax.telemetry.schema import FAMILY_TAXONOMY, spelled_sql
 from failtax.taxonomy import load_taxonomy
 
 __all__ = ["DECISIONS_COLUMNS", "VIEW_DOCS", "create_views", "refresh_taxonomy_tables", "views_fingerprint"]
@@ -113,18 +113,11 @@ def _signal_set(col: str) -> str:
     return f"list_filter({col}, lambda s, i: s <> '' AND list_position({col}, s) = i)"
 
 
-def _spelled(col: str) -> str:
-    """SQL: an action name spelt the one way the taxonomies spell it, as signal names are
-    (``Share_Email`` is ``share-email``); blank is NULL. The events table keeps it as written."""
-    return (f"nullif(trim(regexp_replace(regexp_replace(lower(trim({col})), '[\\s_]+', '-', 'g'), "
-            f"'-{{2,}}', '-', 'g'), '-'), '')")
-
-
 _PAIRING = """
 WITH fe AS (
   SELECT event_id, ts, skill, project_id, run_id, test_case_id, ai_classification,
-         """ + _spelled("ai_suggestion") + """ AS ai_suggestion,
-         """ + _spelled("user_action") + """ AS user_action, signals, metadata, file, line,
+         nullif(""" + spelled_sql("ai_suggestion") + """, '') AS ai_suggestion,
+         nullif(""" + spelled_sql("user_action") + """, '') AS user_action, signals, metadata, file, line,
          CASE WHEN starts_with(event_type, 'replay-') THEN 'replay'
               WHEN starts_with(event_type, 'regen-') THEN 'regen'
               ELSE 'pre-execution' END AS family,
