@@ -1514,9 +1514,14 @@ def _split_records(
         reason, detail = damage
     if records:
         n = len(records)
-        detail += f"; {'the' if n == 1 else f'the {n}'} whole JSON object{'s' if n > 1 else ''} on the line "
-        detail += "is read on its own" if n == 1 else "are read on their own"
+        detail += "; " + _read_alone(n, "on the line")
     return records, (reason, detail, None, show_nul_runs(body))
+
+
+def _read_alone(n: int, where: str) -> str:
+    """How a quarantine detail says that ``n`` whole objects of a bad line were loaded."""
+    return (f"{'the' if n == 1 else f'the {n}'} whole JSON object{'s' if n > 1 else ''} {where} "
+            + ("is read on its own" if n == 1 else "are read on their own"))
 
 
 _FIRST_KEY = re.compile(r'[ \t\r\n]*\{[ \t\r\n]*("(?:[^"\\]|\\.)*")[ \t\r\n]*:')
@@ -1558,9 +1563,7 @@ def _records_after_fragment(text: str) -> tuple[list[str], tuple[str, str, None,
             continue
         n = len(found)
         detail = (f"a record cut off at column {start.start() + 1}, where another begins (a writer stopped "
-                  f"mid-line and the next records were appended to the line); {'the' if n == 1 else f'the {n}'} "
-                  f"whole JSON object{'s' if n > 1 else ''} after it {'is' if n == 1 else 'are'} read on "
-                  f"{'its' if n == 1 else 'their'} own")
+                  f"mid-line and the next records were appended to the line); {_read_alone(n, 'after it')}")
         return found, ("invalid-json", detail, None, text.rstrip("\r\n"))
     return None
 
