@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from failtax._scan import FOLD_RISK
 from failtax.evidence import Evidence, ascii_lower, is_error_result_frame, tail_lines
 from failtax.redact import Finding, find_secrets, redact, redact_slice
 from failtax.table import CompiledTable, ExtractRule, RuleTable, load_table
@@ -257,11 +258,13 @@ def _field_holds(rule: ExtractRule, ct: CompiledTable, fields: Mapping[str, Any]
 
 
 def _extract_matches(
-    rule: ExtractRule, ct: CompiledTable, hay: str, ev: Evidence, frame_error: bool, text: bytes
+    rule: ExtractRule, ct: CompiledTable, present: frozenset[str], ev: Evidence, frame_error: bool, text: bytes,
+    gated: bool,
 ) -> bool:
-    """Whether ``rule`` fires on the evidence. ``hay`` is the text in lower case; ``text``
-    the text itself encoded as UTF-8, once per record (RE2 would encode it again for each
-    of a table's hundred-odd regex searches: a third of the time ``classify`` took)."""
+    """Whether ``rule`` fires on the evidence. ``present`` holds the table's literals the
+    lower-cased text contains; ``text`` is the text itself encoded as UTF-8, once per
+    record (RE2 would encode it again for each of a table's hundred-odd regex searches).
+    ``gated``: a regex none of whose required literals is present is not run."""
     if rule.exit_code and ev.exit_code not in rule.exit_code:
         return False
     if rule.has_signal is not None and (ev.signal is not None) != rule.has_signal:
@@ -276,18 +279,33 @@ def _extract_matches(
             return False
     if rule.field is not None and not _field_holds(rule, ct, ev.fields):
         return False
-    lits, also, unless = ct.literals[rule.id]
-    if lits and not any(s in hay for s in lits):
+    lits, also, unless, gate = ct.index.sets[rule.id]
+    if lits and lits.isdisjoint(present):
         return False
-    if also and not any(s in hay for s in also):
+    if also and also.isdisjoint(present):
         return False
-    if unless and any(s in hay for s in unless):
+    if unless and not unless.isdisjoint(present):
         return False
     # The pattern is compiled case-insensitive; searching the original text lets a table's
     # `(?-i)` group match upper-case words such as jest's FAIL.
-    if rule.regex is not None and ct.regex[rule.id].search(text) is None:
-        return False
+    if rule.regex is not None:
+        if gated and gate and gate.isdisjoint(present):
+            return False
+        if ct.regex[rule.id].search(text) is None:
+            return False
     return True
+
+
+def _fired(ct: CompiledTable, hay: str) -> tuple[frozenset[str], bool, list[ExtractRule]]:
+    """The literals ``hay`` holds, whether regexes may be skipped on them, and the rules
+    worth trying in table order. Where the text holds a character RE2 folds onto an ASCII
+    letter (the Kelvin sign, the long s), a regex can match without its literals in
+    ``hay``: every rule is tried and every regex run."""
+    present = ct.index.present(hay)
+    rules = ct.table.extract
+    if any(ch in hay for ch in FOLD_RISK):
+        return present, False, list(rules)
+    return present, True, [rules[i] for i in ct.index.candidates(present)]
 
 
 def extract_signals(evidence: Any, table: RuleTable) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -303,8 +321,9 @@ def extract_signals(evidence: Any, table: RuleTable) -> tuple[tuple[str, ...], t
     signals: list[str] = []
     fired: list[str] = []
     text = combined.encode()
-    for rule in table.extract:
-        if _extract_matches(rule, ct, hay, ev, frame_error, text):
+    present, gated, rules = _fired(ct, hay)
+    for rule in rules:
+        if _extract_matches(rule, ct, present, ev, frame_error, text, gated):
             fired.append(rule.id)
             if rule.signal not in signals:
                 signals.append(rule.signal)
@@ -391,8 +410,9 @@ def classify(evidence: Any, *, taxonomy: str = "agent-run", table: Any = None) -
     by_signal: dict[str, list[str]] = {}
     facts: dict[str, str] = {}
     text = combined.encode()
-    for rule in tbl.extract:
-        if not _extract_matches(rule, ct, hay, ev, frame_error, text):
+    present, gated, rules = _fired(ct, hay)
+    for rule in rules:
+        if not _extract_matches(rule, ct, present, ev, frame_error, text, gated):
             continue
         if rule.signal not in by_signal:
             signals.append(rule.signal)

@@ -59,6 +59,7 @@ from typing import Any
 import re2
 import tomli_w
 
+from failtax._scan import required_literals
 from failtax.errors import TableError, TaxonomyError
 from failtax.evidence import ascii_lower, normalise_signal_name
 from failtax.taxonomy import Taxonomy, load_taxonomy
@@ -310,11 +311,17 @@ class CompiledTable:
                     raise TableError(f"duplicate [[{section}]] rule id", path=where, rule=rule.id)
                 seen.add(rule.id)
         self.regex: dict[str, Any] = {}
+        # Literals one of which every match of a rule's regex holds (lower-cased): a text
+        # with none of them skips the regex search (see failtax._scan.required_literals).
+        self.regex_gate: dict[str, tuple[str, ...]] = {}
         self.capture: dict[str, Any] = {}
         for rule in table.extract:
             _check_extract(rule, where)
             if rule.regex is not None:
                 self.regex[rule.id] = _compile(rule.regex, where, rule.id)
+                gate = required_literals(rule.regex)
+                if gate:
+                    self.regex_gate[rule.id] = gate
             if rule.capture is not None:
                 self.capture[rule.id] = _compile(rule.capture, where, rule.id)
             if rule.op == "matches":
@@ -346,10 +353,66 @@ class CompiledTable:
             )
             for r in table.extract
         }
+        self.index = LiteralIndex(self)
 
     def regex_value(self, rule: ExtractRule) -> Any:
         """The compiled pattern of a ``matches`` field predicate."""
         return compile_regex(str(rule.value))
+
+
+class LiteralIndex:
+    """Which of a table's literals a lower-cased text holds, and which rules can fire.
+
+    Every literal of every rule (``contains``, ``and_contains``, ``unless``, and the
+    literals one of which each match of a rule's regex holds) is looked up once per
+    text instead of once per rule: literals are filed under their first three
+    characters, and only those whose first and last three characters both occur in
+    the text are searched for. A rule can fire only if one of its anchor literals (its ``contains``, else its
+    regex's required literals) is present; rules with neither are always tried.
+    """
+
+    def __init__(self, ct: CompiledTable):
+        lits: set[str] = set()
+        for text_lits, also, unless in ct.literals.values():
+            lits.update(text_lits, also, unless)
+        for gate in ct.regex_gate.values():
+            lits.update(gate)
+        self.by_gram: dict[str, list[tuple[str, str]]] = {}
+        self.short: list[str] = []
+        for s in sorted(lits):
+            if len(s) >= 3:
+                self.by_gram.setdefault(s[:3], []).append((s, s[-3:]))
+            elif s:
+                self.short.append(s)
+        self.sets = {
+            rid: tuple(frozenset(x) for x in triple) + (frozenset(ct.regex_gate.get(rid, ())),)
+            for rid, triple in ct.literals.items()
+        }
+        self.always: list[int] = []
+        self.by_literal: dict[str, list[int]] = {}
+        for i, rule in enumerate(ct.table.extract):
+            text_lits = ct.literals[rule.id][0]
+            anchors = text_lits or ct.regex_gate.get(rule.id, ())
+            if not anchors:
+                self.always.append(i)
+            for a in set(anchors):
+                self.by_literal.setdefault(a, []).append(i)
+        self.n_rules = len(ct.table.extract)
+
+    def present(self, hay: str) -> frozenset[str]:
+        """The literals ``hay`` (a lower-cased text) contains."""
+        by_gram = self.by_gram
+        grams = {hay[i : i + 3] for i in range(len(hay) - 2)}
+        found = [s for k in grams & by_gram.keys() for s, last in by_gram[k] if last in grams and s in hay]
+        found.extend(s for s in self.short if s in hay)
+        return frozenset(found)
+
+    def candidates(self, present: frozenset[str]) -> list[int]:
+        """Positions (in table order) of the rules that can fire given ``present``."""
+        rules = set(self.always)
+        for s in present:
+            rules.update(self.by_literal.get(s, ()))
+        return sorted(rules)
 
 
 def _compile(pattern: str, where: str | None, rule_id: str) -> Any:
@@ -635,8 +698,13 @@ def _read_doc(p: Path) -> Any:
 
 def list_tables() -> list[str]:
     """Names of the default tables shipped with failtax (one per taxonomy)."""
+    return list(_shipped_names())
+
+
+@functools.cache  # (the package's data folder does not change while it runs)
+def _shipped_names() -> tuple[str, ...]:
     root = resources.files("failtax") / "data" / "tables"
-    return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".toml"))
+    return tuple(sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".toml")))
 
 
 @functools.lru_cache(maxsize=64)
@@ -656,7 +724,7 @@ def load_table(name_or_path: str | os.PathLike[str] | RuleTable) -> RuleTable:
         name_or_path.compiled()
         return name_or_path
     s = os.fspath(name_or_path)
-    if s in list_tables() and not Path(s).exists():
+    if s in _shipped_names() and not Path(s).exists():
         return _load_default(s)
     if Path(s).exists() or s.endswith(".toml") or os.sep in s:
         return read_table(s)
