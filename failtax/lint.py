@@ -806,6 +806,23 @@ def _lint_regex(e: ExtractRule) -> list[LintFinding]:
                f"part of regex {_short(e.regex)} can never match: {why}", fix), *out]
 
 
+# A tuner lints its base table's extract rules again with every candidate route set:
+# their findings are kept for the last few sets of extract rules seen (the tuple itself is
+# kept beside them, so its id cannot be reused while the entry lives).
+_EXTRACT_CACHE: dict[int, tuple[tuple[ExtractRule, ...], list[LintFinding]]] = {}
+
+
+def _extract_findings(table: RuleTable) -> list[LintFinding]:
+    key = id(table.extract)
+    hit = _EXTRACT_CACHE.get(key)
+    if hit is None or hit[0] is not table.extract:
+        hit = (table.extract, _lint_extract(table))
+        _EXTRACT_CACHE[key] = hit
+        while len(_EXTRACT_CACHE) > 8:
+            del _EXTRACT_CACHE[next(iter(_EXTRACT_CACHE))]
+    return list(hit[1])
+
+
 # =========================================================================== entry points
 
 
@@ -839,7 +856,7 @@ def lint_table(table: RuleTable | str, *, known_signals: Iterable[str] = ()) -> 
     t.compiled()  # validates; raises TableError naming file, rule, reason
     known = {normalise_signal_name(s) for s in known_signals}
     route_findings, dead_routes = _lint_routes(t)
-    findings = [*route_findings, *_lint_signals(t, dead_routes, known), *_lint_extract(t)]
+    findings = [*route_findings, *_lint_signals(t, dead_routes, known), *_extract_findings(t)]
     order = {"extract": 0, "route": 1, "bucket": 2, "table": 3}
     pos = {("extract", r.id): i for i, r in enumerate(t.extract)}
     pos.update({("route", r.id): i for i, r in enumerate(t.route)})

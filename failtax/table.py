@@ -353,7 +353,12 @@ class CompiledTable:
             )
             for r in table.extract
         }
-        self.index = LiteralIndex(self)
+
+    @functools.cached_property
+    def index(self) -> LiteralIndex:
+        """The literal index :func:`failtax.classify` uses; built on first use (the tuner
+        compiles many candidate tables it never classifies a single record with)."""
+        return LiteralIndex(self)
 
     def regex_value(self, rule: ExtractRule) -> Any:
         """The compiled pattern of a ``matches`` field predicate."""

@@ -567,3 +567,23 @@ def test_a_search_that_runs_out_of_budget_says_so(monkeypatch: pytest.MonkeyPatc
     incomplete = [x for x in f if x.code == "incomplete-analysis"]
     assert len(incomplete) == 1 and "'r59'" in incomplete[0].message
     assert "r59" not in {x.rule for x in f if x.code == "shadowed-route"}
+
+
+def test_extract_findings_follow_the_extract_rules_not_the_route_set_they_come_with():
+    """The tuner lints one set of extract rules with many route sets; what it is told
+    about the extract rules must be what a fresh lint of each table says."""
+    base = load_table("agent-run")
+    first = base.extract[0]
+    twin = dataclasses.replace(first, id="twin-of-first")
+    with_twin = base.replace(extract=base.extract + (twin,))
+    fewer_routes = base.replace(route=base.route[:-1])
+    for t in (base, with_twin, fewer_routes, base, with_twin):
+        got = [f for f in lint_table(t) if f.section == "extract"]
+        has_twin = any(r.id == "twin-of-first" for r in t.extract)
+        assert (("warning", "duplicate-extract", "twin-of-first") in _codes(got, "duplicate-extract")) == has_twin
+    import failtax.lint
+
+    for t in (fewer_routes, with_twin):
+        kept = lint_table(t)
+        failtax.lint._EXTRACT_CACHE.clear()
+        assert lint_table(t) == kept
