@@ -98,9 +98,9 @@ def test_literal_index_finds_exactly_the_literals_a_text_holds(taxonomy):
 def test_classify_extracts_what_trying_every_rule_extracts(taxonomy):
     table = load_table(taxonomy)
     rng = random.Random(11)
-    records = [evidence(e) for e in real_messages(taxonomy)[::4]]
+    records = [evidence(e) for e in real_messages(taxonomy)[::6]]
     records += [{"text": e.get("text"), "exit_code": 1} for t in TAXONOMIES if t != taxonomy for e in real_messages(t)[::29]]
-    mutated = [{**r, "text": m} for r in records[::6] if isinstance(r.get("text"), str) for m in _mutations(r["text"], rng)]
+    mutated = [{**r, "text": m} for r in records[::5] if isinstance(r.get("text"), str) for m in _mutations(r["text"], rng)]
     folded = 0
     for rec in records + mutated:
         want = _every_rule(rec, table)
