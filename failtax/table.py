@@ -56,6 +56,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import re2
 import tomli_w
 
@@ -370,10 +371,12 @@ class LiteralIndex:
 
     Every literal of every rule (``contains``, ``and_contains``, ``unless``, and the
     literals one of which each match of a rule's regex holds) is looked up once per
-    text instead of once per rule: literals are filed under their first three
-    characters, and only those whose first and last three characters both occur in
-    the text are searched for. A rule can fire only if one of its anchor literals (its ``contains``, else its
-    regex's required literals) is present; rules with neither are always tried.
+    text instead of once per rule. Each literal is filed under the rarest (among the
+    table's literals) of its three-byte sequences in UTF-8; numpy finds which filed
+    sequences a text holds, a literal is searched for only where its two next-rarest
+    sequences occur too, and the search itself is Python's substring test. A rule can
+    fire only if one of its anchor literals (its ``contains``, else its regex's required
+    literals) is present; rules with neither are always tried.
     """
 
     def __init__(self, ct: CompiledTable):
@@ -382,13 +385,22 @@ class LiteralIndex:
             lits.update(text_lits, also, unless)
         for gate in ct.regex_gate.values():
             lits.update(gate)
-        self.by_gram: dict[str, list[tuple[str, str]]] = {}
+        lits.discard("")
+        grams = {s: _grams(_utf8(s)) for s in lits}
+        freq: dict[int, int] = {}
+        for gs in grams.values():
+            for g in gs:
+                freq[g] = freq.get(g, 0) + 1
+        by_key: dict[int, list[tuple[str, frozenset[int]]]] = {}
         self.short: list[str] = []
         for s in sorted(lits):
-            if len(s) >= 3:
-                self.by_gram.setdefault(s[:3], []).append((s, s[-3:]))
-            elif s:
+            ranked = sorted(grams[s], key=lambda g: (freq[g], g))
+            if ranked:
+                by_key.setdefault(ranked[0], []).append((s, frozenset(ranked[1:3])))
+            else:
                 self.short.append(s)
+        self.keys = np.array(sorted(by_key), dtype=np.uint32)
+        self.buckets = [by_key[int(k)] for k in self.keys]
         self.sets = {
             rid: tuple(frozenset(x) for x in triple) + (frozenset(ct.regex_gate.get(rid, ())),)
             for rid, triple in ct.literals.items()
@@ -406,10 +418,20 @@ class LiteralIndex:
 
     def present(self, hay: str) -> frozenset[str]:
         """The literals ``hay`` (a lower-cased text) contains."""
-        by_gram = self.by_gram
-        grams = {hay[i : i + 3] for i in range(len(hay) - 2)}
-        found = [s for k in grams & by_gram.keys() for s, last in by_gram[k] if last in grams and s in hay]
-        found.extend(s for s in self.short if s in hay)
+        found = [s for s in self.short if s in hay]
+        data = _utf8(hay)
+        if len(data) < 3 or not len(self.keys):
+            return frozenset(found)
+        b = np.frombuffer(data, dtype=np.uint8).astype(np.uint32)
+        seen = (b[:-2] << 16) | (b[1:-1] << 8) | b[2:]
+        keys = self.keys
+        at = np.searchsorted(keys, seen)
+        at[at == len(keys)] = 0
+        hit = np.unique(at[keys[at] == seen]).tolist()
+        if hit:
+            have = set(np.unique(seen).tolist())
+            buckets = self.buckets
+            found += [s for k in hit for s, more in buckets[k] if more <= have and s in hay]
         return frozenset(found)
 
     def candidates(self, present: frozenset[str]) -> list[int]:
@@ -418,6 +440,15 @@ class LiteralIndex:
         for s in present:
             rules.update(self.by_literal.get(s, ()))
         return sorted(rules)
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")  # (evidence text can hold lone surrogates)
+
+
+def _grams(data: bytes) -> set[int]:
+    """The three-byte sequences of ``data``, each as one integer."""
+    return {(data[i] << 16) | (data[i + 1] << 8) | data[i + 2] for i in range(len(data) - 2)}
 
 
 def _compile(pattern: str, where: str | None, rule_id: str) -> Any:
