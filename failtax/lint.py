@@ -76,6 +76,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -810,16 +811,19 @@ def _lint_regex(e: ExtractRule) -> list[LintFinding]:
 # their findings are kept for the last few sets of extract rules seen (the tuple itself is
 # kept beside them, so its id cannot be reused while the entry lives).
 _EXTRACT_CACHE: dict[int, tuple[tuple[ExtractRule, ...], list[LintFinding]]] = {}
+_EXTRACT_LOCK = threading.Lock()
 
 
 def _extract_findings(table: RuleTable) -> list[LintFinding]:
     key = id(table.extract)
-    hit = _EXTRACT_CACHE.get(key)
+    with _EXTRACT_LOCK:
+        hit = _EXTRACT_CACHE.get(key)
     if hit is None or hit[0] is not table.extract:
         hit = (table.extract, _lint_extract(table))
-        _EXTRACT_CACHE[key] = hit
-        while len(_EXTRACT_CACHE) > 8:
-            del _EXTRACT_CACHE[next(iter(_EXTRACT_CACHE))]
+        with _EXTRACT_LOCK:
+            _EXTRACT_CACHE[key] = hit
+            while len(_EXTRACT_CACHE) > 8:
+                del _EXTRACT_CACHE[next(iter(_EXTRACT_CACHE))]
     return list(hit[1])
 
 
