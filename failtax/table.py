@@ -182,6 +182,20 @@ class RouteRule:
     def __repr__(self) -> str:
         return _row_repr("route", self)
 
+    # The tuner hashes the same routes millions of times (as dict keys and inside route
+    # tuples); a frozen dataclass would hash all nine fields each time. The hash is kept
+    # on the object, and left out of its pickled state: string hashes differ between
+    # processes.
+    def __hash__(self) -> int:
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     def matches(self, present: set[str] | frozenset[str]) -> bool:
         if self.any and not any(s in present for s in self.any):
             return False
