@@ -76,7 +76,6 @@ from __future__ import annotations
 
 import functools
 import re
-import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -480,10 +479,10 @@ def _literal_problem(lit: str) -> str | None:
     return "holds characters normalisation replaces (a lone surrogate)"
 
 
-def _lint_extract(table: RuleTable) -> list[LintFinding]:
+def _lint_extract(extract: tuple[ExtractRule, ...]) -> list[LintFinding]:
     out: list[LintFinding] = []
     seen: dict[tuple[Any, ...], ExtractRule] = {}
-    for e in table.extract:
+    for e in extract:
         key = _conditions(e)
         if key in seen:
             first = seen[key]
@@ -501,10 +500,10 @@ def _lint_extract(table: RuleTable) -> list[LintFinding]:
     # witness for later ones, so of two rules implying each other one is kept.
     flagged = {f.rule for f in out}
     by_signal: dict[str, list[ExtractRule]] = {}
-    for e in table.extract:
+    for e in extract:
         by_signal.setdefault(e.signal, []).append(e)
-    cond = {e.id: _conditions(e) for e in table.extract}
-    for e in table.extract:
+    cond = {e.id: _conditions(e) for e in extract}
+    for e in extract:
         if e.id in flagged:
             continue
         for other in by_signal[e.signal]:
@@ -522,7 +521,7 @@ def _lint_extract(table: RuleTable) -> list[LintFinding]:
                               f"delete it{hint}"))
                 flagged.add(e.id)
                 break
-    for e in table.extract:
+    for e in extract:
         lits = [ascii_lower(x) for x in e.text_literals]
         vetoes = [ascii_lower(v) for v in e.unless]
         if lits and vetoes and all(any(v in x for v in vetoes) for x in lits):
@@ -807,24 +806,11 @@ def _lint_regex(e: ExtractRule) -> list[LintFinding]:
                f"part of regex {_short(e.regex)} can never match: {why}", fix), *out]
 
 
-# A tuner lints its base table's extract rules again with every candidate route set:
-# their findings are kept for the last few sets of extract rules seen (the tuple itself is
-# kept beside them, so its id cannot be reused while the entry lives).
-_EXTRACT_CACHE: dict[int, tuple[tuple[ExtractRule, ...], list[LintFinding]]] = {}
-_EXTRACT_LOCK = threading.Lock()
-
-
-def _extract_findings(table: RuleTable) -> list[LintFinding]:
-    key = id(table.extract)
-    with _EXTRACT_LOCK:
-        hit = _EXTRACT_CACHE.get(key)
-    if hit is None or hit[0] is not table.extract:
-        hit = (table.extract, _lint_extract(table))
-        with _EXTRACT_LOCK:
-            _EXTRACT_CACHE[key] = hit
-            while len(_EXTRACT_CACHE) > 8:
-                del _EXTRACT_CACHE[next(iter(_EXTRACT_CACHE))]
-    return list(hit[1])
+# A tuner lints its base table's extract rules again with every candidate route set: the
+# findings are kept per set of extract rules (a table's hash already covers its rules).
+@functools.lru_cache(maxsize=8)
+def _extract_findings(extract: tuple[ExtractRule, ...]) -> tuple[LintFinding, ...]:
+    return tuple(_lint_extract(extract))
 
 
 # =========================================================================== entry points
@@ -860,7 +846,7 @@ def lint_table(table: RuleTable | str, *, known_signals: Iterable[str] = ()) -> 
     t.compiled()  # validates; raises TableError naming file, rule, reason
     known = {normalise_signal_name(s) for s in known_signals}
     route_findings, dead_routes = _lint_routes(t)
-    findings = [*route_findings, *_lint_signals(t, dead_routes, known), *_extract_findings(t)]
+    findings = [*route_findings, *_lint_signals(t, dead_routes, known), *_extract_findings(t.extract)]
     order = {"extract": 0, "route": 1, "bucket": 2, "table": 3}
     pos = {("extract", r.id): i for i, r in enumerate(t.extract)}
     pos.update({("route", r.id): i for i, r in enumerate(t.route)})

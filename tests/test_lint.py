@@ -585,5 +585,5 @@ def test_extract_findings_follow_the_extract_rules_not_the_route_set_they_come_w
 
     for t in (fewer_routes, with_twin):
         kept = lint_table(t)
-        failtax.lint._EXTRACT_CACHE.clear()
+        failtax.lint._extract_findings.cache_clear()
         assert lint_table(t) == kept
