@@ -11,7 +11,7 @@ evidence: what it cannot use is noted in ``warnings``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -296,7 +296,7 @@ def _extract_matches(
     return True
 
 
-def _fired(ct: CompiledTable, hay: str) -> tuple[frozenset[str], bool, list[ExtractRule]]:
+def _fired(ct: CompiledTable, hay: str) -> tuple[frozenset[str], bool, Sequence[ExtractRule]]:
     """The literals ``hay`` holds, whether regexes may be skipped on them, and the rules
     worth trying in table order. Where the text holds a character RE2 folds onto an ASCII
     letter (the Kelvin sign, the long s), a regex can match without its literals in
@@ -304,7 +304,7 @@ def _fired(ct: CompiledTable, hay: str) -> tuple[frozenset[str], bool, list[Extr
     present = ct.index.present(hay)
     rules = ct.table.extract
     if any(ch in hay for ch in FOLD_RISK):
-        return present, False, list(rules)
+        return present, False, rules
     return present, True, [rules[i] for i in ct.index.candidates(present)]
 
 

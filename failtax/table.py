@@ -44,9 +44,11 @@ Reading a file (:func:`read_table`) is separate from validating and compiling it
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import difflib
 import functools
+import itertools
 import os
 import tempfile
 import tomllib
@@ -326,17 +328,11 @@ class CompiledTable:
                     raise TableError(f"duplicate [[{section}]] rule id", path=where, rule=rule.id)
                 seen.add(rule.id)
         self.regex: dict[str, Any] = {}
-        # Literals one of which every match of a rule's regex holds (lower-cased): a text
-        # with none of them skips the regex search (see failtax._scan.required_literals).
-        self.regex_gate: dict[str, tuple[str, ...]] = {}
         self.capture: dict[str, Any] = {}
         for rule in table.extract:
             _check_extract(rule, where)
             if rule.regex is not None:
                 self.regex[rule.id] = _compile(rule.regex, where, rule.id)
-                gate = required_literals(rule.regex)
-                if gate:
-                    self.regex_gate[rule.id] = gate
             if rule.capture is not None:
                 self.capture[rule.id] = _compile(rule.capture, where, rule.id)
             if rule.op == "matches":
@@ -384,66 +380,67 @@ class LiteralIndex:
     """Which of a table's literals a lower-cased text holds, and which rules can fire.
 
     Every literal of every rule (``contains``, ``and_contains``, ``unless``, and the
-    literals one of which each match of a rule's regex holds) is looked up once per
-    text instead of once per rule. Each literal is filed under the rarest (among the
-    table's literals) of its three-byte sequences in UTF-8; numpy finds which filed
+    literals one of which each match of a rule's regex holds: its ``gate``) is looked up
+    once per text instead of once per rule. Each literal is filed under the rarest (among
+    the table's literals) of its three-byte sequences in UTF-8; numpy finds which filed
     sequences a text holds, a literal is searched for only where its two next-rarest
     sequences occur too, and the search itself is Python's substring test. A rule can
-    fire only if one of its anchor literals (its ``contains``, else its regex's required
-    literals) is present; rules with neither are always tried.
+    fire only if one of its anchor literals (its ``contains``, else its regex's gate) is
+    present; rules with neither are always tried.
     """
 
     def __init__(self, ct: CompiledTable):
+        rules = ct.table.extract
+        #: rule id -> (contains + HTTP contexts, and_contains, unless, regex gate), as sets
+        self.sets: dict[str, tuple[frozenset[str], ...]] = {}
+        self.always: list[int] = []
+        self.by_literal: dict[str, list[int]] = {}
+        for i, rule in enumerate(rules):
+            text_lits, also, unless = ct.literals[rule.id]
+            gate = (required_literals(rule.regex) or ()) if rule.regex is not None else ()
+            self.sets[rule.id] = (frozenset(text_lits), frozenset(also), frozenset(unless), frozenset(gate))
+            anchors = text_lits or gate
+            if not anchors:
+                self.always.append(i)
+            for a in set(anchors):
+                self.by_literal.setdefault(a, []).append(i)
         lits: set[str] = set()
-        for text_lits, also, unless in ct.literals.values():
-            lits.update(text_lits, also, unless)
-        for gate in ct.regex_gate.values():
-            lits.update(gate)
+        for parts in self.sets.values():
+            lits.update(*parts)
         lits.discard("")
-        grams = {s: _grams(_utf8(s)) for s in lits}
-        freq: dict[int, int] = {}
-        for gs in grams.values():
-            for g in gs:
-                freq[g] = freq.get(g, 0) + 1
+        ordered = sorted(lits)
+        encoded = [_utf8(s) for s in ordered]
+        codes = _gram_codes(b"".join(encoded)).tolist()  # (one pass; each literal takes its slice)
+        grams: dict[str, set[int]] = {}
+        at = 0
+        for s, b in zip(ordered, encoded, strict=True):
+            grams[s] = set(codes[at : at + len(b) - 2])
+            at += len(b)
+        freq = collections.Counter(itertools.chain.from_iterable(grams.values()))
         by_key: dict[int, list[tuple[str, frozenset[int]]]] = {}
         self.short: list[str] = []
-        for s in sorted(lits):
-            ranked = sorted(grams[s], key=lambda g: (freq[g], g))
+        for s in ordered:  # rarest sequence first; ties go to the smaller code
+            ranked = sorted(grams[s])
+            ranked.sort(key=freq.__getitem__)  # (stable: ties stay in code order)
             if ranked:
                 by_key.setdefault(ranked[0], []).append((s, frozenset(ranked[1:3])))
             else:
                 self.short.append(s)
         self.keys = np.array(sorted(by_key), dtype=np.uint32)
         self.buckets = [by_key[int(k)] for k in self.keys]
-        self.sets = {
-            rid: tuple(frozenset(x) for x in triple) + (frozenset(ct.regex_gate.get(rid, ())),)
-            for rid, triple in ct.literals.items()
-        }
-        self.always: list[int] = []
-        self.by_literal: dict[str, list[int]] = {}
-        for i, rule in enumerate(ct.table.extract):
-            text_lits = ct.literals[rule.id][0]
-            anchors = text_lits or ct.regex_gate.get(rule.id, ())
-            if not anchors:
-                self.always.append(i)
-            for a in set(anchors):
-                self.by_literal.setdefault(a, []).append(i)
-        self.n_rules = len(ct.table.extract)
 
     def present(self, hay: str) -> frozenset[str]:
         """The literals ``hay`` (a lower-cased text) contains."""
         found = [s for s in self.short if s in hay]
-        data = _utf8(hay)
-        if len(data) < 3 or not len(self.keys):
-            return frozenset(found)
-        b = np.frombuffer(data, dtype=np.uint8).astype(np.uint32)
-        seen = (b[:-2] << 16) | (b[1:-1] << 8) | b[2:]
+        seen = _gram_codes(_utf8(hay))
         keys = self.keys
+        if not len(seen) or not len(keys):
+            return frozenset(found)
         at = np.searchsorted(keys, seen)
         at[at == len(keys)] = 0
-        hit = np.unique(at[keys[at] == seen]).tolist()
+        hit = set(at[keys[at] == seen].tolist())
         if hit:
-            have = set(np.unique(seen).tolist())
+            have = set(seen.tolist())
             buckets = self.buckets
             found += [s for k in hit for s, more in buckets[k] if more <= have and s in hay]
         return frozenset(found)
@@ -460,9 +457,12 @@ def _utf8(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")  # (evidence text can hold lone surrogates)
 
 
-def _grams(data: bytes) -> set[int]:
-    """The three-byte sequences of ``data``, each as one integer."""
-    return {(data[i] << 16) | (data[i + 1] << 8) | data[i + 2] for i in range(len(data) - 2)}
+def _gram_codes(data: bytes) -> np.ndarray:
+    """The three-byte sequences of ``data`` in order, each as one integer."""
+    if len(data) < 3:
+        return np.zeros(0, dtype=np.uint32)
+    b = np.frombuffer(data, dtype=np.uint8).astype(np.uint32)
+    return (b[:-2] << 16) | (b[1:-1] << 8) | b[2:]
 
 
 def _compile(pattern: str, where: str | None, rule_id: str) -> Any:

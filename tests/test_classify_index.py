@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import failtax
+from failtax._scan import required_literals
 from failtax.evidence import Evidence, ascii_lower, is_error_result_frame
 from failtax.table import LiteralIndex, load_table, table_from_mapping
 from failtax.classify import extract_signals
@@ -79,7 +80,7 @@ def test_literal_index_finds_exactly_the_literals_a_text_holds(taxonomy):
     ct = table.compiled()
     index = ct.index
     every = {s for trio in ct.literals.values() for part in trio for s in part}
-    every |= {s for gate in ct.regex_gate.values() for s in gate}
+    every |= {s for r in table.extract if r.regex is not None for s in required_literals(r.regex) or ()}
     rng = random.Random(7)
     texts = [e.get("text") or "" for e in real_messages(taxonomy)[::3]]
     texts += [e.get("text") or "" for t in TAXONOMIES if t != taxonomy for e in real_messages(t)[::23]]
@@ -117,7 +118,7 @@ def test_a_regex_fires_on_a_folded_letter_its_literal_does_not_hold():
         "extract": [{"id": "k", "signal": "killed-text", "regex": r"killed by signal \d+"}],
         "route": [{"id": "r", "any": ["killed-text"], "bucket": "killed"}],
     })
-    assert table.compiled().regex_gate["k"] == ("killed by signal ",)
+    assert table.compiled().index.sets["k"][3] == {"killed by signal "}  # the regex's gate
     assert failtax.classify({"text": "\u212ailled by signal 9"}, taxonomy="agent-run", table=table).bucket == "killed"
     assert failtax.classify({"text": "KILLED BY SIGNAL 9"}, taxonomy="agent-run", table=table).bucket == "killed"
     assert failtax.classify({"text": "killed by a signal 9"}, taxonomy="agent-run", table=table).bucket != "killed"
