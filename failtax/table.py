@@ -128,6 +128,25 @@ def compile_regex(pattern: str) -> Any:
 
 # --------------------------------------------------------------------------- records
 
+# Rules and tables are frozen and hashed over and over: the tuner keys dicts by routes and
+# route tuples, and lint and simulation caches look up a table or its extract rules. A
+# frozen dataclass would hash every field each time, so each keeps its hash once worked
+# out. A string's hash differs between processes: a kept hash never travels in a pickle.
+
+
+def _kept_hash(obj: Any, names: tuple[str, ...] | None = None) -> int:
+    """``obj``'s hash over the fields ``names`` (default: all), worked out once."""
+    h = obj.__dict__.get("_hash")
+    if h is None:
+        fields = names or tuple(f.name for f in dataclasses.fields(obj))
+        h = hash(tuple(getattr(obj, n) for n in fields))
+        object.__setattr__(obj, "_hash", h)
+    return h
+
+
+def _state_without_hash(obj: Any) -> dict[str, Any]:
+    return {k: v for k, v in obj.__dict__.items() if k != "_hash"}
+
 
 @dataclass(frozen=True)
 class ExtractRule:
@@ -153,6 +172,11 @@ class ExtractRule:
 
     def __repr__(self) -> str:
         return _row_repr("extract", self)
+
+    def __hash__(self) -> int:
+        return _kept_hash(self)
+
+    __getstate__ = _state_without_hash
 
     @property
     def text_literals(self) -> tuple[str, ...]:
@@ -184,19 +208,10 @@ class RouteRule:
     def __repr__(self) -> str:
         return _row_repr("route", self)
 
-    # The tuner hashes the same routes millions of times (as dict keys and inside route
-    # tuples); a frozen dataclass would hash all nine fields each time. The hash is kept
-    # on the object, and left out of its pickled state: string hashes differ between
-    # processes.
     def __hash__(self) -> int:
-        h = self.__dict__.get("_hash")
-        if h is None:
-            h = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
-            object.__setattr__(self, "_hash", h)
-        return h
+        return _kept_hash(self)
 
-    def __getstate__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+    __getstate__ = _state_without_hash
 
     def matches(self, present: set[str] | frozenset[str]) -> bool:
         if self.any and not any(s in present for s in self.any):
@@ -256,16 +271,9 @@ class RuleTable:
     _hash: int | None = field(default=None, init=False, repr=False, compare=False)
 
     def __hash__(self) -> int:
-        # Tables key caches (a simulated event looks its signals up under its table):
-        # hashing every rule of a grown table each time cost more than the lookup saved.
-        if self._hash is None:
-            object.__setattr__(self, "_hash", hash((self.name, self.taxonomy, self.version, self.extract,
-                                                    self.route)))
-        return self._hash  # type: ignore[return-value]
+        return _kept_hash(self, ("name", "taxonomy", "version", "extract", "route"))
 
-    def __getstate__(self) -> dict[str, Any]:
-        # A string's hash differs between processes: the kept one does not travel.
-        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+    __getstate__ = _state_without_hash
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state, _hash=None)

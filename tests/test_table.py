@@ -336,9 +336,9 @@ def test_repr_of_shipped_rules_names_their_fields():
 
 
 def test_a_table_hashed_then_pickled_is_found_by_an_equal_table_in_another_process(tmp_path: Path) -> None:
-    """A table keeps its hash once worked out, and so do its routes (hashed with it); no
-    kept hash may travel in a pickle, since a string's hash differs between processes
-    (another PYTHONHASHSEED)."""
+    """A table keeps its hash once worked out, and so do its extract rules and routes
+    (hashed with it); no kept hash may travel in a pickle, since a string's hash differs
+    between processes (another PYTHONHASHSEED)."""
     import dataclasses
     import pickle
     import subprocess
