@@ -149,6 +149,33 @@ def test_gzip_directories_and_globs_give_the_same_rows(tmp_path: Path, corpus: P
     assert _counts(globbed) == _counts(zipped)
 
 
+def test_files_a_directory_holds_but_are_not_read_are_named(tmp_path: Path, corpus: Path,
+                                                            failtax_cmd: list[str]) -> None:
+    (corpus / "events.json").write_text(_line({**CLASSIFIED, "runId": "run-kept-in-a-json-file"}))
+    (corpus / "sub").mkdir()
+    (corpus / "sub" / "notes.txt").write_text("not telemetry\n")
+    (corpus / ".cache").mkdir()
+    (corpus / ".cache" / "state.bin").write_bytes(b"\x00")
+    db = corpus / "t.duckdb"  # the database kept among the logs is not news
+    first = load(corpus, db=db)
+    first.close()
+    tel = load(corpus, db=db)
+    expect = [str((corpus / "events.json").resolve()), str((corpus / "sub" / "notes.txt").resolve())]
+    assert list(tel.summary.left_out) == expect
+    assert "left out: 2 files of the directories given, not named as telemetry" in str(tel.summary)
+    assert tel.summary.to_dict()["left_out"] == expect
+    assert len(tel.summary.files) == 2  # the corpus' two telemetry files
+    tel.close()
+    # named, the file is read; nothing is left out of an explicit list
+    r = subprocess.run([*failtax_cmd, "load", str(corpus / "events.json"), "--db", str(db), "--json"],
+                       capture_output=True, text=True)
+    doc = json.loads(r.stdout)
+    assert r.returncode == 0 and doc["events_added"] == 1 and doc["left_out"] == []
+    r = subprocess.run([*failtax_cmd, "load", str(corpus), "--db", str(tmp_path / "u.duckdb")],
+                       capture_output=True, text=True)
+    assert "left out: 2 files" in r.stdout and "events.json" in r.stdout
+
+
 def test_inputs_that_match_nothing_raise_clearly(tmp_path: Path) -> None:
     with pytest.raises(TelemetryError, match="no such file or directory"):
         load(tmp_path / "missing.jsonl")

@@ -34,8 +34,8 @@ import pyarrow as pa
 from failtax.errors import TelemetryError
 from failtax.evidence import without_utf8_bom
 
-__all__ = ["NUL_RUNS_CAUSE", "BadLine", "Chunk", "FileIdentity", "discover_files", "file_identity", "prefetch",
-           "read_chunks", "show_nul_runs", "tail_matches"]
+__all__ = ["NUL_RUNS_CAUSE", "BadLine", "Chunk", "FileIdentity", "discover_files", "file_identity", "find_files",
+           "prefetch", "read_chunks", "show_nul_runs", "tail_matches"]
 
 #: Suffixes picked up when a directory is given (explicit files are read whatever their name).
 TELEMETRY_SUFFIXES = (".jsonl", ".ndjson", ".log", ".jsonl.gz", ".ndjson.gz", ".log.gz", ".json.gz")
@@ -156,18 +156,49 @@ def discover_files(paths_or_globs: Iterable[str | os.PathLike[str]] | str | os.P
     ``.gz`` forms and the names log rotation gives them (``*.jsonl.1``, ``*.log.2.gz``,
     ``*.jsonl-20260907``); hidden files are skipped. A file named explicitly is taken
     whatever its name. An input that matches nothing raises :class:`TelemetryError`.
+    :func:`find_files` also says which files of the directories were left out.
 
     >>> discover_files([])
     []
     """
+    return find_files(paths_or_globs)[0]
+
+
+def find_files(
+    paths_or_globs: Iterable[str | os.PathLike[str]] | str | os.PathLike[str],
+) -> tuple[list[Path], list[Path]]:
+    """:func:`discover_files`, and the files of the directories searched that were left
+    out because their names are not telemetry names (``events.json``, ``notes.txt``;
+    hidden files aside), so that a load can say so instead of passing over them silently.
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> for name in ("a.jsonl", "b.json", ".hidden.jsonl"): _ = (d / name).write_text("{}\\n")
+    >>> files, left_out = find_files(d)
+    >>> [p.name for p in files], [p.name for p in left_out]
+    (['a.jsonl'], ['b.json'])
+    """
     if isinstance(paths_or_globs, str | os.PathLike):
         paths_or_globs = [paths_or_globs]
     found: dict[str, Path] = {}
+    passed: dict[str, Path] = {}
+
+    def walk(root: Path) -> list[Path]:
+        hits = []
+        for q in sorted(root.rglob("*")):
+            if not q.is_file() or _is_hidden(q, root=root):
+                continue
+            if _is_telemetry_name(q, root=root):
+                hits.append(q)
+            else:
+                passed.setdefault(str(q.resolve()), q.resolve())
+        return hits
+
     for item in paths_or_globs:
         s = os.fspath(item)
         p = Path(s).expanduser()
         if p.is_dir():
-            hits = [q for q in sorted(p.rglob("*")) if q.is_file() and _is_telemetry_name(q, root=p)]
+            hits = walk(p)
         elif p.is_file():
             hits = [p]
         elif p.exists() and not glob.has_magic(s):
@@ -180,7 +211,7 @@ def discover_files(paths_or_globs: Iterable[str | os.PathLike[str]] | str | os.P
                 if q.is_file():
                     hits.append(q)
                 elif q.is_dir():
-                    hits.extend(r for r in sorted(q.rglob("*")) if r.is_file() and _is_telemetry_name(r, root=q))
+                    hits.extend(walk(q))
         else:
             raise TelemetryError(f"{s}: no such file or directory")
         if not hits:
@@ -188,14 +219,16 @@ def discover_files(paths_or_globs: Iterable[str | os.PathLike[str]] | str | os.P
                                  "and rotated ones such as *.jsonl.1 or *.jsonl-20260907.gz)")
         for q in hits:
             found.setdefault(str(q.resolve()), q.resolve())
-    return [found[k] for k in sorted(found)]
+    left_out = [passed[k] for k in sorted(passed) if k not in found]
+    return [found[k] for k in sorted(found)], left_out
+
+
+def _is_hidden(p: Path, *, root: Path) -> bool:
+    return any(part.startswith(".") for part in p.relative_to(root).parts)
 
 
 def _is_telemetry_name(p: Path, *, root: Path) -> bool:
-    rel = p.relative_to(root)
-    if any(part.startswith(".") for part in rel.parts):
-        return False
-    return _TELEMETRY_NAME.search(p.name.lower()) is not None
+    return not _is_hidden(p, root=root) and _TELEMETRY_NAME.search(p.name.lower()) is not None
 
 
 def is_gzip(path: str | os.PathLike[str]) -> bool:

@@ -48,7 +48,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -64,7 +64,7 @@ from failtax.telemetry.files import (
     NUL_RUNS_CAUSE,
     Chunk,
     FileIdentity,
-    discover_files,
+    find_files,
     is_gzip,
     numpy_array,
     prefetch,
@@ -186,6 +186,9 @@ class LoadSummary:
     #: rows taken out because their file was replaced (rewritten, rotated) or had its
     #: unfinished last line completed; their lines, where still there, are read again
     events_removed: int = 0
+    #: files of the directories given that were not read: their names are not telemetry
+    #: names (``events.json``, ``notes.txt``); naming one loads it
+    left_out: tuple[str, ...] = ()
 
     @property
     def events_added(self) -> int:
@@ -214,6 +217,7 @@ class LoadSummary:
             "quarantined": self.quarantined,
             "quarantined_by_reason": dict(self.quarantined_by_reason),
             "totals": dict(self.totals),
+            "left_out": list(self.left_out),
         }
 
     def __str__(self) -> str:
@@ -235,6 +239,10 @@ class LoadSummary:
             lines.append(f"quarantined: {self.quarantined:,} lines ({reasons})")
         else:
             lines.append("quarantined: 0 lines")
+        if self.left_out:
+            shown = ", ".join(self.left_out[:5]) + (f" and {len(self.left_out) - 5:,} more" if len(self.left_out) > 5 else "")
+            lines.append(f"left out: {len(self.left_out):,} file{'s' * (len(self.left_out) != 1)} of the directories "
+                         f"given, not named as telemetry ({shown}); name a file to load it")
         if self.totals:
             lines.append("database now: " + " · ".join(f"{k} {v:,}" for k, v in self.totals.items())
                          + (f"  [{self.db}]" if self.db else "  [in memory]"))
@@ -359,7 +367,8 @@ def load(
     [(2, 'invalid-json')]
     """
     started = time.perf_counter()
-    files = discover_files(paths_or_globs)
+    files, passed_over = find_files(paths_or_globs)
+    left_out = tuple(str(p) for p in passed_over)
     if not files:
         raise TelemetryError("no telemetry given: pass at least one file, glob or directory")
     if progress is None:
@@ -369,10 +378,13 @@ def load(
         _prepare(con)
         summary = _ingest(con, files, progress=progress, chunk_bytes=chunk_bytes, started=started, db=None,
                           autocommit=True)
-        return Telemetry(con=con, db=None, summary=summary)
+        return Telemetry(con=con, db=None, summary=replace(summary, left_out=left_out))
 
     target = Path(db).expanduser().resolve()
     target.parent.mkdir(parents=True, exist_ok=True)
+    # databases, their write-ahead logs and lock files may sit among the logs: not worth a word
+    left_out = tuple(p for p in left_out if not p.endswith((".duckdb", ".wal", ".lock")) and not (
+        Path(p).parent == target.parent and Path(p).name.startswith(target.name)))
     with _LoadLock(target, timeout=lock_timeout):
         if not target.exists():
             fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".building", dir=target.parent)
@@ -396,7 +408,7 @@ def load(
                         leftover.unlink()
             con = _connect_file(target, read_only=False, timeout=lock_timeout)
             _session(con)
-            return Telemetry(con=con, db=str(target), summary=summary)
+            return Telemetry(con=con, db=str(target), summary=replace(summary, left_out=left_out))
         con = _connect_file(target, read_only=False, timeout=lock_timeout)
         try:
             _session(con)
@@ -412,7 +424,7 @@ def load(
         except BaseException:
             con.close()
             raise
-        return Telemetry(con=con, db=str(target), summary=summary)
+        return Telemetry(con=con, db=str(target), summary=replace(summary, left_out=left_out))
 
 
 def connect(db: str | os.PathLike[str], *, read_only: bool = True, timeout: float = 10.0) -> Telemetry:
