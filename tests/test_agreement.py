@@ -389,8 +389,8 @@ def test_recovery_budget_escalations_and_streaks_from_loaded_telemetry():
 # --------------------------------------------------------------------------- docs
 
 
-@pytest.mark.parametrize("module", ["agreement", "frames", "labels", "loops", "preexec", "reclassify", "render",
-                                    "rules", "signals", "stats"])
+@pytest.mark.parametrize("module", ["agreement", "frames", "labels", "loops", "preexec", "quality", "reclassify",
+                                    "render", "rules", "signals", "stats"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib

@@ -162,6 +162,17 @@ def test_summary_numbers_equal_the_library_on_the_same_files(default_run, checko
         assert s["taxonomies"][sc.taxonomy]["kappa"] == pytest.approx(sc.kappa, abs=1e-12)
         assert s["taxonomies"][sc.taxonomy]["macro_f1"] == pytest.approx(sc.macro_f1, abs=1e-12)
     assert s["quarantine"]["by_reason"] == quarantine
+    # the simulator writes only its taxonomies' values, and a few resolutions whose
+    # classified event it left out
+    assert s["data_quality"]["unknown_values"] == []
+    fam = {"replay": "replay", "regen": "regen"}
+    with load(str(checkout / "data")) as tel:
+        orphans = dict(tel.sql("SELECT family, count(*) FROM orphan_resolutions GROUP BY 1").fetchall())
+    assert s["data_quality"]["orphan_resolutions"] == {fam[f]: n for f, n in orphans.items() if f in fam} != {}
+    html = (out / "index.html").read_text(encoding="utf-8")
+    for tax, n in s["data_quality"]["orphan_resolutions"].items():
+        assert f"{tax} {n:,}" in _key_text(html, "orphan_resolutions")
+    assert "defines" in _key_text(html, "unknown_values")
     pre = decisions.filter(decisions["taxonomy"] == "preexec")
     assert s["preexec"]["override"]["n"] == pre.height
     assert s["preexec"]["override"]["k"] == int((pre["decided"] & (pre["agree"] == False)).sum())  # noqa: E712

@@ -14,6 +14,7 @@ or frozen dataclasses with ``to_dict()``. Plots are built elsewhere from these f
 - :mod:`~failtax.analysis.labels`: suspect labels (confident learning);
 - :mod:`~failtax.analysis.preexec`: overrides of the pre-execution replay/regen choice;
 - :mod:`~failtax.analysis.loops`: recovery budget use, escalations, repeated failures;
+- :mod:`~failtax.analysis.quality`: AI buckets, suggestions and actions no taxonomy defines;
 - :mod:`~failtax.analysis.stats`: Wilson and Newcombe intervals, proportion tests.
 """
 
@@ -38,6 +39,7 @@ from failtax.analysis.loops import (
     summarize_recoveries,
 )
 from failtax.analysis.preexec import PreexecOverrides, age_band, summarize_preexec_overrides
+from failtax.analysis.quality import find_unknown_values
 from failtax.analysis.reclassify import Reclassified, reclassify
 from failtax.analysis.rules import RuleDiagnostics, diagnose_rules, signal_routes
 from failtax.analysis.signals import MisleadingSignals, find_misleading_signals
@@ -61,6 +63,7 @@ __all__ = [
     "find_misleading_signals",
     "find_retry_streaks",
     "find_suspect_labels",
+    "find_unknown_values",
     "macro_f1_score",
     "measure_agreement",
     "reclassify",

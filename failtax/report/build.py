@@ -237,6 +237,8 @@ class LoadedDecisions:
     quarantine_by_reason: dict[str, int]
     lines_read: int | None
     taxonomies: tuple[str, ...]
+    #: taxonomy → resolved events in the window with no classified event before them
+    orphans: dict[str, int] = field(default_factory=dict)
 
 
 def _parse_since(since: Any) -> _dt.date | None:
@@ -313,6 +315,9 @@ def load_decisions(*, telemetry: str | Sequence[str] | None = None, db: str | os
         sql = f"SELECT {cols} FROM decisions" + (" WHERE " + " AND ".join(where) if where else "")
         decisions = tel.sql(sql, params or None).pl()
         q = dict(tel.sql("SELECT reason, count(*) FROM quarantine GROUP BY reason ORDER BY 2 DESC, 1").fetchall())
+        orphans = dict(tel.sql(
+            "SELECT f.taxonomy, count(*) FROM orphan_resolutions JOIN _taxonomy_families f USING (family)"
+            + (" WHERE " + " AND ".join(where) if where else "") + " GROUP BY 1 ORDER BY 1", params or None).fetchall())
         lines = tel.summary.lines_read if tel.summary is not None else None
         db_path = tel.db
     finally:
@@ -320,7 +325,8 @@ def load_decisions(*, telemetry: str | Sequence[str] | None = None, db: str | os
     present = order_taxonomies(decisions["taxonomy"].drop_nulls().unique().to_list())
     return LoadedDecisions(decisions=decisions, sources=sources, db=db_path,
                            quarantine_by_reason={str(k): int(v) for k, v in q.items()},
-                           lines_read=lines, taxonomies=tuple(present))
+                           lines_read=lines, taxonomies=tuple(present),
+                           orphans={str(k): int(v) for k, v in orphans.items()})
 
 
 #: The pre-execution taxonomy: a person who accepts the AI's mode leaves no event, so

@@ -184,6 +184,23 @@ def render_html(summary: Mapping[str, Any], figures: list[tuple[str, str, Any]],
                    sorted(q["by_reason"].items(), key=lambda kv: (-kv[1], kv[0])), key="quarantine")
     else:
         page.paragraph("No line was quarantined.", key="quarantine")
+    dq = summary.get("data_quality", {})
+    unknown = dq.get("unknown_values") or []
+    if unknown:
+        page.paragraph("Values their taxonomy does not define: the events are kept, but an action no taxonomy "
+                       "knows implies no bucket and never carries out a suggestion, so it counts against "
+                       "agreement. A renamed action or bucket in the tool shows up here.", cls="flag")
+        page.table(["taxonomy", "field", "value", "events", "expected"],
+                   [(u["taxonomy"], u["field"], u["value"], u["events"], u["expected"]) for u in unknown],
+                   max_rows=30, key="unknown_values")
+    else:
+        page.paragraph("Every AI bucket, suggestion and action is one its taxonomy defines.", key="unknown_values")
+    orphans = dq.get("orphan_resolutions") or {}
+    if orphans:
+        page.paragraph("Resolved events with no classified event before them (the tool asked the person before "
+                       "writing its classification, or that line was lost): "
+                       + ", ".join(f"{k} {format_count(v)}" for k, v in orphans.items()) + ".",
+                       cls="flag", key="orphan_resolutions")
     ev = summary.get("events", {})
     page.paragraph("Classified events by taxonomy: "
                    + ", ".join(f"{k} {format_count(v)}" for k, v in ev.get("by_taxonomy", {}).items()), cls="note")
@@ -202,7 +219,7 @@ def assemble(w: Any, *, inputs: Mapping[str, Any], fail_under: float | None, min
         decisions=w.loaded.decisions, agreement=w.agreement, diagnostics=w.diagnostics, signals=w.signals,
         tuners=w.tuners, backtests=w.backtests, moves=w.moves, preexec=w.preexec,
         quarantine_by_reason=w.loaded.quarantine_by_reason, lines_read=w.loaded.lines_read,
-        inputs=inputs, fail_under=fail_under, min_recognition=min_recognition, timings=timings,
+        orphans=w.loaded.orphans, inputs=inputs, fail_under=fail_under, min_recognition=min_recognition, timings=timings,
     )
     tables = dict(w.tables)
     rel = {name.split("/", 1)[1].rsplit(".", 1)[0]: name for name in tables}

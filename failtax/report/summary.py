@@ -418,6 +418,17 @@ def render_markdown(summary: Mapping[str, Any]) -> str:
         lines.append(_md_table(["reason", "lines"], sorted(q["by_reason"].items(), key=lambda kv: (-kv[1], kv[0]))))
     else:
         lines.append("None.")
+    dq = summary.get("data_quality", {})
+    unknown = dq.get("unknown_values") or []
+    if unknown:
+        lines += ["", "## Values their taxonomy does not define", "",
+                  "Kept, but an action no taxonomy knows never carries out a suggestion.", ""]
+        lines.append(_md_table(["taxonomy", "field", "value", "events"],
+                               [(u["taxonomy"], u["field"], u["value"], u["events"]) for u in unknown[:30]]))
+    orphans = dq.get("orphan_resolutions") or {}
+    if orphans:
+        lines += ["", "Resolved events with no classified event before them: "
+                  + ", ".join(f"{k} {format_count(v)}" for k, v in orphans.items()) + "."]
     lines.append("")
     return "\n".join(lines)
 
@@ -580,6 +591,7 @@ def build_summary(
     preexec: Any = None,
     quarantine_by_reason: Mapping[str, int] | None = None,
     lines_read: int | None = None,
+    orphans: Mapping[str, int] | None = None,
     inputs: Mapping[str, Any] | None = None,
     fail_under: float | None = None,
     min_recognition: float | None = None,
@@ -599,6 +611,7 @@ def build_summary(
     moves : :func:`~failtax.report.reclass.bucket_moves` frames, stacked.
     preexec : :class:`~failtax.analysis.PreexecOverrides` when pre-execution events are present.
     quarantine_by_reason, lines_read : what the load quarantined and read.
+    orphans : taxonomy → resolved events with no classified event before them.
     inputs : what the report was run on (echoed).
     fail_under, min_recognition : the checks; failures are listed under ``checks``.
     timings : seconds per step.
@@ -609,7 +622,9 @@ def build_summary(
         ``generated_at``, ``failtax_version``, ``inputs``, ``window``, ``events``
         (``classified``: every event in the window; ``events``, ``decided``, ``rated``,
         ``labelled``, ``opt_out``: the replay/regen events agreement is measured on),
-        ``quarantine``, ``agreement``, ``opt_out``, ``recognition``, ``changes``,
+        ``quarantine``, ``data_quality`` (``unknown_values``: AI buckets, suggestions
+        and actions their taxonomy does not define, with counts; ``orphan_resolutions``
+        per taxonomy), ``agreement``, ``opt_out``, ``recognition``, ``changes``,
         ``watch``, ``preexec`` (override rates, or None), ``taxonomies`` (per taxonomy: ``agreement``, ``kappa``,
         ``macro_f1``, ``accuracy``, ``n_labelled``, ``recognition``,
         ``misleading_signals``, ``unknown_signals``, ``dead_rules``, ``table``,
@@ -617,6 +632,7 @@ def build_summary(
         ``diff``), ``checks`` and ``timings``.
     """
     from failtax import __version__
+    from failtax.analysis.quality import find_unknown_values
     from failtax.analysis.stats import rate as _rate
 
     backtests = backtests or {}
@@ -676,6 +692,8 @@ def build_summary(
                    "by_taxonomy": {**{k: v["events"] for k, v in taxes.items()},
                                    **({"preexec": int(preexec.n_events)} if preexec is not None and preexec.n_events else {})}},
         "quarantine": {"lines": sum(q.values()), "by_reason": q, "lines_total": lines_read},
+        "data_quality": {"unknown_values": find_unknown_values(decisions).to_dicts(),
+                         "orphan_resolutions": {k: int(v) for k, v in (orphans or {}).items() if v}},
         "agreement": agreement_rec,
         "opt_out": agr["opt_out"],
         "recognition": rec_all,
