@@ -36,7 +36,7 @@ output_dir = "notebook-output"  # where the numbers (agreement.json) are written
 # %%
 from pathlib import Path
 
-from failtax.analysis import summarize_preexec_overrides
+from failtax.analysis import find_unknown_values, summarize_preexec_overrides
 from failtax.report import load_decisions, measure_report_agreement, plots, suggestion_taxonomies
 from failtax.report.summary import agreement_numbers, format_rate, preexec_numbers, weekly_agreement, write_json
 
@@ -105,6 +105,16 @@ preexec = summarize_preexec_overrides(decisions) if "preexec" in loaded.taxonomi
 preexec.by_rule if preexec is not None else "no pre-execution events in the window"
 
 # %% [markdown]
+# ## Values their taxonomy does not define
+# An AI bucket, suggestion or action the taxonomy does not know is kept, but such an
+# action implies no bucket and never carries out a suggestion: a tool that renamed one
+# lowers agreement without anyone disagreeing. An empty table is the good news.
+
+# %%
+unknown = find_unknown_values(decisions)
+unknown
+
+# %% [markdown]
 # ## The numbers that matter
 # Written to `agreement.json` in `output_dir` (what the tests and schedulers read).
 
@@ -114,6 +124,7 @@ numbers = {
     **agreement_numbers(report),
     "latency": report.latency.to_dicts(),
     "preexec": preexec_numbers(preexec) if preexec is not None else None,
+    "unknown_values": unknown.to_dicts(),
 }
 path = write_json(numbers, Path(output_dir) / "agreement.json")
 print(f"wrote {path}")

@@ -73,6 +73,12 @@ def telemetry(tmp_path_factory: pytest.TempPathFactory) -> Path:
                       "metadata": {"errorExcerpt": f"step failed; Authorization: Bearer {SECRET} (owner {EMAIL})"}})
         lines.append({"ts": f"2026-11-01T22:0{i}:30.000Z", "eventType": "replay-failure-resolved", **key,
                       "aiClassification": d["table_bucket"], "aiSuggestion": suggestion, "userAction": action})
+    # a tool that renamed an action: kept, listed as a value the taxonomy does not define
+    key = {"runId": "run-renamed", "testCaseId": "tc-renamed", "skillName": "muggle-test"}
+    lines.append({"ts": "2026-11-01T22:05:00.000Z", "eventType": "replay-failure-classified", **key,
+                  "aiClassification": d["table_bucket"], "aiSuggestion": suggestion, "signals": []})
+    lines.append({"ts": "2026-11-01T22:05:30.000Z", "eventType": "replay-failure-resolved", **key,
+                  "userAction": "file-a-jira"})
     (data / "injected.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
     return data
 
@@ -119,6 +125,8 @@ def test_agreement_notebook_records_the_library_numbers(telemetry: Path, tmp_pat
     lat = summarize_latency(decisions, taxonomy=["replay", "regen"], since="2026-09-14")
     assert got["latency"] == json.loads(json.dumps(lat.to_dicts()))
     assert got["parameters"]["since"] == "2026-09-14"
+    assert [(u["taxonomy"], u["field"], u["value"], u["events"]) for u in got["unknown_values"]] == [
+        ("replay", "user_action", "file-a-jira", 1)]
 
 
 def test_misleading_signals_notebook_finds_the_planted_signal_and_redacts_examples(telemetry: Path,
