@@ -62,6 +62,22 @@ def test_lifecycle_times_as_date_writes_them(tmp_path: Path) -> None:
         tel.close()
 
 
+def test_times_outside_the_plausible_years_are_quarantined_with_the_reason(tmp_path: Path) -> None:
+    # a zeroed clock, a sentinel "never" date, a Unix epoch that went negative: DuckDB reads
+    # them all, and one such event would stretch every weekly series over centuries
+    odd = ["0000-01-01T00:00:00.000Z", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999Z", "1969-12-31T23:59:59Z"]
+    edge = {"1970-01-01T00:00:00Z": dt.datetime(1970, 1, 1), "2099-12-31T23:59:59Z": dt.datetime(2099, 12, 31, 23, 59, 59)}
+    f = tmp_path / "lifecycle.log"
+    f.write_text("".join(_life(ts, message=f"m{i}") + "\n" for i, ts in enumerate([*edge, *odd], 1)))
+    for db in (None, tmp_path / "t.duckdb"):
+        tel = load(f, db=db)
+        assert _events(tel, "ts") == dict(enumerate(edge.values(), 1))
+        assert _quarantine(tel) == {
+            i: ("bad-timestamp", f"timestamp {json.dumps(ts)} is outside the years 1970–2099 (a clock or a writer gone wrong)")
+            for i, ts in enumerate(odd, len(edge) + 1)}
+        tel.close()
+
+
 def test_lifecycle_lines_from_a_bash_writer(tmp_path: Path) -> None:
     # printf '{"timestamp":"%s","severity":"%s","event":"%s",...,"message":"%s"}\r\n' with the
     # values pasted in as they are; the file opens with a UTF-8 byte order mark.

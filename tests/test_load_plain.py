@@ -116,6 +116,8 @@ LOOKALIKES = [
     (('"metadata":{"k":"v"}', '"metadata":[1]'), "wrong-type"),
     (('2026-09-07T08:00:00.000Z', 'yesterday'), "bad-timestamp"),
     (('2026-09-07T08:00:00.000Z', '2026-13-07T08:00:00Z'), "bad-timestamp"),
+    (('2026-09-07T08:00:00.000Z', '0000-01-01T00:00:00.000Z'), "bad-timestamp"),  # a year no event has
+    (('2026-09-07T08:00:00.000Z', '9999-12-31T23:59:59.999Z'), "bad-timestamp"),
     (('"ts":"2026-09-07T08:00:00.000Z"', '"ts":1788739200'), "wrong-type"),
     (('"replay-failure-classified"', '"replay-failure-retried"'), "unknown-event-type"),
     (('"eventType":"replay-failure-classified"', '"eventType":7'), "wrong-type"),

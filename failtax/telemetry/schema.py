@@ -160,7 +160,7 @@ QUARANTINE_REASONS: dict[str, str] = {
     "missing-field": "a required field is absent or null",
     "wrong-type": "a field has the wrong JSON type",
     "unknown-event-type": "the eventType / event / code is not one the format defines",
-    "bad-timestamp": "the timestamp is not an ISO-8601 date-time",
+    "bad-timestamp": "the timestamp is not an ISO-8601 date-time, or names a year outside 1970–2099",
     "unreadable": "the rest of the file could not be read (e.g. a corrupt gzip stream)",
     "corrupt-gzip": "the line comes from a gzip member that fails its integrity check (CRC), so its bytes may be wrong",
     "line-too-long": "the line is longer than 64 MiB (NUL bytes aside): it is not read",

@@ -149,6 +149,17 @@ def _ts(key: str) -> str:
     return _timestamp(_decode(key))
 
 
+#: The years an event's time may name. A telemetry line from year 0 or 9999 is a clock or
+#: a writer gone wrong, and it would stretch every weekly series over centuries.
+PLAUSIBLE_YEARS = ("1970", "2099")
+
+
+def _plausible_year(text: str) -> str:
+    """SQL: the time string ``text`` names a year in :data:`PLAUSIBLE_YEARS` (it then
+    starts with a digit too)."""
+    return f"(left({text}, 4) BETWEEN '{PLAUSIBLE_YEARS[0]}' AND '{PLAUSIBLE_YEARS[1]}')"
+
+
 def _starts_with_digit(text: str) -> str:
     """SQL: the string ``text`` starts with 0-9 (a time, not DuckDB's ``infinity`` or ``epoch``)."""
     return f"ascii({text}) BETWEEN 48 AND 57"
@@ -160,13 +171,13 @@ def _timestamp(text: str) -> str:
     DuckDB's cast reads ISO-8601 with an offset (converted to UTC) or without one (taken
     as UTC, the zone seed 000 writes); it also reads the words ``infinity``, ``-infinity``
     and ``epoch``, which are no time an event happened, so a string must start with a
-    digit. RFC 3339 lets ``T`` and ``Z`` be written in lower case, which DuckDB does not
+    year in :data:`PLAUSIBLE_YEARS`. RFC 3339 lets ``T`` and ``Z`` be written in lower case, which DuckDB does not
     read, and ISO-8601 lets a comma mark the fraction of a second, as GNU ``date -Ins``
     writes it (``2026-09-08T09:00:03,123456789+00:00``), which DuckDB does not read either:
     only a string the cast refuses is tried again in upper case, and then with the comma
     after the seconds read as a point.
     """
-    digits = f"CASE WHEN {_starts_with_digit(text)} THEN {text} END"
+    digits = f"CASE WHEN {_plausible_year(text)} THEN {text} END"
     pointed = f"regexp_replace(upper({digits}), '{_COMMA_FRACTION}', '\\1.\\2')"
     return (f"TRY_CAST(coalesce(TRY_CAST({digits} AS TIMESTAMPTZ), TRY_CAST(upper({digits}) AS TIMESTAMPTZ), "
             f"TRY_CAST({pointed} AS TIMESTAMPTZ)) AS TIMESTAMP)")
@@ -232,8 +243,12 @@ def _checks(fmt: Format) -> tuple[str, str, str]:
         conds.append((f"{kind} NOT IN {_sql_list(fmt.kinds)}", "unknown-event-type",
                       f"'unknown {fmt.kind_key} ' || to_json({kind})::VARCHAR || ' for {_article(fmt.source)} line'"))
     if fmt.time_key:
-        conds.append((f"{_timestamp(_COL[fmt.time_key])} IS NULL", "bad-timestamp",
-                      f"'{fmt.time_key} is not an ISO-8601 date-time: ' || to_json({_COL[fmt.time_key]})::VARCHAR"))
+        t = _COL[fmt.time_key]
+        conds.append((f"regexp_matches({t}, '^[0-9]{{4}}-') AND NOT {_plausible_year(t)}", "bad-timestamp",
+                      f"'{fmt.time_key} ' || to_json({t})::VARCHAR || ' is outside the years "
+                      f"{PLAUSIBLE_YEARS[0]}–{PLAUSIBLE_YEARS[1]} (a clock or a writer gone wrong)'"))
+        conds.append((f"{_timestamp(t)} IS NULL", "bad-timestamp",
+                      f"'{fmt.time_key} is not an ISO-8601 date-time: ' || to_json({t})::VARCHAR"))
     problem = "CASE " + " ".join(f"WHEN {c} THEN '{name}'" for c, name, _ in conds) + " END"
     detail = "CASE " + " ".join(f"WHEN {c} THEN {d}" for c, _, d in conds) + " END"
     marker = " OR ".join(_present(k) for k in fmt.marker)
@@ -602,7 +617,7 @@ WITH parsed AS (
   SELECT *,
          CASE WHEN {" AND ".join(checks)} THEN {plain_string("eventType")}
               ELSE error('not a plain failure event') END AS event_type,
-         CAST(CAST(CASE WHEN {_starts_with_digit(plain_string("ts"))} THEN {plain_string("ts")}
+         CAST(CAST(CASE WHEN {_plausible_year(plain_string("ts"))} THEN {plain_string("ts")}
                         ELSE error('not a plain failure event') END AS TIMESTAMPTZ) AS TIMESTAMP) AS ts
   FROM fragments
 )
