@@ -1,6 +1,6 @@
-"""Values their taxonomy does not define, and resolutions with no classification before
-them: counted by the analysis, shown by the report (a real ``failtax report`` run on
-telemetry written here)."""
+"""Values their taxonomy does not define, resolutions with no classification before
+them, and files of a folder that were not read: counted by the analysis and the loader,
+shown by the report (a real ``failtax report`` run on telemetry written here)."""
 
 from __future__ import annotations
 
@@ -77,10 +77,12 @@ def test_the_report_lists_unknown_values_and_orphan_resolutions(tmp_path: Path, 
         ev = _event(i, **({"aiClassification": "flaky"} if invented else {}))
         lines += [ev, _resolved(i, "regen-script" if renamed else "regenerate")]
     lines += [_resolved(1000 + i, "retry") for i in range(3)]  # asked before the classification was written
-    path = tmp_path / "tool.jsonl"
-    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "tool.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    (logs / "events.json").write_text(json.dumps(_event(5000)) + "\n")  # not a telemetry name: not read
     out = tmp_path / "report"
-    r = subprocess.run([*failtax_cmd, "report", "--telemetry", str(path), "--out", str(out), "--taxonomy", "replay",
+    r = subprocess.run([*failtax_cmd, "report", "--telemetry", str(logs), "--out", str(out), "--taxonomy", "replay",
                         "--no-progress"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     s = json.loads((out / "summary.json").read_text())
@@ -88,12 +90,16 @@ def test_the_report_lists_unknown_values_and_orphan_resolutions(tmp_path: Path, 
     assert [(u["field"], u["value"], u["events"]) for u in dq["unknown_values"]] == [
         ("user_action", "regen-script", 15), ("ai_bucket", "flaky", 6)]
     assert dq["orphan_resolutions"] == {"replay": 3}
+    assert dq["left_out_files"] == [str((logs / "events.json").resolve())]
+    assert s["events"]["classified"] == 60
     html = (out / "index.html").read_text(encoding="utf-8")
     table = re.search(r'<table data-key="unknown_values">(.*?)</table>', html, re.S)
     assert table, "no unknown-values table on the page"
     cells = re.sub(r"<[^>]+>", " ", table.group(1)).split()
     assert cells[cells.index("regen-script") + 1] == "15" and cells[cells.index("flaky") + 1] == "6"
     assert re.search(r'data-key="orphan_resolutions">[^<]*replay 3\.', html)
+    assert re.search(r'data-key="left_out_files">[^<]*1 file \([^<]*events\.json\)', html)
     md = (out / "summary.md").read_text()
     assert "| replay | user_action | regen-script | 15 |" in md
     assert "Resolved events with no classified event before them: replay 3." in md
+    assert "Not read (not named as telemetry): 1 file (" in md

@@ -162,7 +162,8 @@ def test_files_a_directory_holds_but_are_not_read_are_named(tmp_path: Path, corp
     tel = load(corpus, db=db)
     expect = [str((corpus / "events.json").resolve()), str((corpus / "sub" / "notes.txt").resolve())]
     assert list(tel.summary.left_out) == expect
-    assert "left out: 2 files of the directories given, not named as telemetry" in str(tel.summary)
+    assert (f"left out, in the directories given: 2 files ({expect[0]}, {expect[1]}), not named as telemetry"
+            in str(tel.summary))
     assert tel.summary.to_dict()["left_out"] == expect
     assert len(tel.summary.files) == 2  # the corpus' two telemetry files
     tel.close()
@@ -173,7 +174,7 @@ def test_files_a_directory_holds_but_are_not_read_are_named(tmp_path: Path, corp
     assert r.returncode == 0 and doc["events_added"] == 1 and doc["left_out"] == []
     r = subprocess.run([*failtax_cmd, "load", str(corpus), "--db", str(tmp_path / "u.duckdb")],
                        capture_output=True, text=True)
-    assert "left out: 2 files" in r.stdout and "events.json" in r.stdout
+    assert "left out, in the directories given: 2 files (" in r.stdout and "events.json" in r.stdout
 
 
 def test_inputs_that_match_nothing_raise_clearly(tmp_path: Path) -> None:

@@ -239,6 +239,8 @@ class LoadedDecisions:
     taxonomies: tuple[str, ...]
     #: taxonomy → resolved events in the window with no classified event before them
     orphans: dict[str, int] = field(default_factory=dict)
+    #: files of the folders given that were not read (not named as telemetry)
+    left_out: tuple[str, ...] = ()
 
 
 def _parse_since(since: Any) -> _dt.date | None:
@@ -319,6 +321,7 @@ def load_decisions(*, telemetry: str | Sequence[str] | None = None, db: str | os
             "SELECT f.taxonomy, count(*) FROM orphan_resolutions JOIN _taxonomy_families f USING (family)"
             + (" WHERE " + " AND ".join(where) if where else "") + " GROUP BY 1 ORDER BY 1", params or None).fetchall())
         lines = tel.summary.lines_read if tel.summary is not None else None
+        left_out = tel.summary.left_out if tel.summary is not None else ()
         db_path = tel.db
     finally:
         tel.close()
@@ -326,7 +329,7 @@ def load_decisions(*, telemetry: str | Sequence[str] | None = None, db: str | os
     return LoadedDecisions(decisions=decisions, sources=sources, db=db_path,
                            quarantine_by_reason={str(k): int(v) for k, v in q.items()},
                            lines_read=lines, taxonomies=tuple(present),
-                           orphans={str(k): int(v) for k, v in orphans.items()})
+                           orphans={str(k): int(v) for k, v in orphans.items()}, left_out=tuple(left_out))
 
 
 #: The pre-execution taxonomy: a person who accepts the AI's mode leaves no event, so

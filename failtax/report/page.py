@@ -22,6 +22,7 @@ from failtax.report.summary import (
     key_numbers,
     render_markdown,
 )
+from failtax.telemetry.files import count_files
 
 __all__ = ["assemble", "render_html"]
 
@@ -201,6 +202,9 @@ def render_html(summary: Mapping[str, Any], figures: list[tuple[str, str, Any]],
                        "writing its classification, or that line was lost): "
                        + ", ".join(f"{k} {format_count(v)}" for k, v in orphans.items()) + ".",
                        cls="flag", key="orphan_resolutions")
+    if dq.get("left_out_files"):
+        page.paragraph("Not read, in the folders given (their names are not telemetry names; name a file to read "
+                       f"it): {count_files(dq['left_out_files'])}.", cls="flag", key="left_out_files")
     ev = summary.get("events", {})
     page.paragraph("Classified events by taxonomy: "
                    + ", ".join(f"{k} {format_count(v)}" for k, v in ev.get("by_taxonomy", {}).items()), cls="note")
@@ -219,7 +223,7 @@ def assemble(w: Any, *, inputs: Mapping[str, Any], fail_under: float | None, min
         decisions=w.loaded.decisions, agreement=w.agreement, diagnostics=w.diagnostics, signals=w.signals,
         tuners=w.tuners, backtests=w.backtests, moves=w.moves, preexec=w.preexec,
         quarantine_by_reason=w.loaded.quarantine_by_reason, lines_read=w.loaded.lines_read,
-        orphans=w.loaded.orphans, inputs=inputs, fail_under=fail_under, min_recognition=min_recognition, timings=timings,
+        orphans=w.loaded.orphans, left_out=w.loaded.left_out, inputs=inputs, fail_under=fail_under, min_recognition=min_recognition, timings=timings,
     )
     tables = dict(w.tables)
     rel = {name.split("/", 1)[1].rsplit(".", 1)[0]: name for name in tables}

@@ -30,6 +30,7 @@ import polars as pl
 from failtax.analysis.agreement import summarize_agreement
 from failtax.analysis.frames import as_decisions
 from failtax.table import atomic_write_text
+from failtax.telemetry.files import count_files
 
 __all__ = [
     "KeyNumber",
@@ -429,6 +430,8 @@ def render_markdown(summary: Mapping[str, Any]) -> str:
     if orphans:
         lines += ["", "Resolved events with no classified event before them: "
                   + ", ".join(f"{k} {format_count(v)}" for k, v in orphans.items()) + "."]
+    if dq.get("left_out_files"):
+        lines += ["", f"Not read (not named as telemetry): {count_files(dq['left_out_files'])}."]
     lines.append("")
     return "\n".join(lines)
 
@@ -592,6 +595,7 @@ def build_summary(
     quarantine_by_reason: Mapping[str, int] | None = None,
     lines_read: int | None = None,
     orphans: Mapping[str, int] | None = None,
+    left_out: Sequence[str] = (),
     inputs: Mapping[str, Any] | None = None,
     fail_under: float | None = None,
     min_recognition: float | None = None,
@@ -612,6 +616,7 @@ def build_summary(
     preexec : :class:`~failtax.analysis.PreexecOverrides` when pre-execution events are present.
     quarantine_by_reason, lines_read : what the load quarantined and read.
     orphans : taxonomy → resolved events with no classified event before them.
+    left_out : files of the folders given that the load did not read (not named as telemetry).
     inputs : what the report was run on (echoed).
     fail_under, min_recognition : the checks; failures are listed under ``checks``.
     timings : seconds per step.
@@ -624,7 +629,7 @@ def build_summary(
         ``labelled``, ``opt_out``: the replay/regen events agreement is measured on),
         ``quarantine``, ``data_quality`` (``unknown_values``: AI buckets, suggestions
         and actions their taxonomy does not define, with counts; ``orphan_resolutions``
-        per taxonomy), ``agreement``, ``opt_out``, ``recognition``, ``changes``,
+        per taxonomy; ``left_out_files``), ``agreement``, ``opt_out``, ``recognition``, ``changes``,
         ``watch``, ``preexec`` (override rates, or None), ``taxonomies`` (per taxonomy: ``agreement``, ``kappa``,
         ``macro_f1``, ``accuracy``, ``n_labelled``, ``recognition``,
         ``misleading_signals``, ``unknown_signals``, ``dead_rules``, ``table``,
@@ -693,7 +698,8 @@ def build_summary(
                                    **({"preexec": int(preexec.n_events)} if preexec is not None and preexec.n_events else {})}},
         "quarantine": {"lines": sum(q.values()), "by_reason": q, "lines_total": lines_read},
         "data_quality": {"unknown_values": find_unknown_values(decisions).to_dicts(),
-                         "orphan_resolutions": {k: int(v) for k, v in (orphans or {}).items() if v}},
+                         "orphan_resolutions": {k: int(v) for k, v in (orphans or {}).items() if v},
+                         "left_out_files": list(left_out)},
         "agreement": agreement_rec,
         "opt_out": agr["opt_out"],
         "recognition": rec_all,

@@ -23,7 +23,7 @@ import queue
 import re
 import threading
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,8 +34,8 @@ import pyarrow as pa
 from failtax.errors import TelemetryError
 from failtax.evidence import without_utf8_bom
 
-__all__ = ["NUL_RUNS_CAUSE", "BadLine", "Chunk", "FileIdentity", "discover_files", "file_identity", "find_files",
-           "prefetch", "read_chunks", "show_nul_runs", "tail_matches"]
+__all__ = ["NUL_RUNS_CAUSE", "BadLine", "Chunk", "FileIdentity", "count_files", "discover_files", "file_identity",
+           "find_files", "prefetch", "read_chunks", "show_nul_runs", "tail_matches"]
 
 #: Suffixes picked up when a directory is given (explicit files are read whatever their name).
 TELEMETRY_SUFFIXES = (".jsonl", ".ndjson", ".log", ".jsonl.gz", ".ndjson.gz", ".log.gz", ".json.gz")
@@ -221,6 +221,18 @@ def find_files(
             found.setdefault(str(q.resolve()), q.resolve())
     left_out = [passed[k] for k in sorted(passed) if k not in found]
     return [found[k] for k in sorted(found)], left_out
+
+
+def count_files(paths: Sequence[str], *, shown: int = 5) -> str:
+    """``N file(s) (a, b, … and M more)``: the files a load left out, for a summary line.
+
+    >>> count_files(["logs/events.json"])
+    '1 file (logs/events.json)'
+    >>> count_files([f"f{i}" for i in range(7)], shown=2)
+    '7 files (f0, f1 and 5 more)'
+    """
+    more = f" and {len(paths) - shown:,} more" if len(paths) > shown else ""
+    return f"{len(paths):,} file{'s' * (len(paths) != 1)} ({', '.join(paths[:shown])}{more})"
 
 
 def _is_hidden(p: Path, *, root: Path) -> bool:

@@ -64,6 +64,7 @@ from failtax.telemetry.files import (
     NUL_RUNS_CAUSE,
     Chunk,
     FileIdentity,
+    count_files,
     find_files,
     is_gzip,
     numpy_array,
@@ -240,9 +241,8 @@ class LoadSummary:
         else:
             lines.append("quarantined: 0 lines")
         if self.left_out:
-            shown = ", ".join(self.left_out[:5]) + (f" and {len(self.left_out) - 5:,} more" if len(self.left_out) > 5 else "")
-            lines.append(f"left out: {len(self.left_out):,} file{'s' * (len(self.left_out) != 1)} of the directories "
-                         f"given, not named as telemetry ({shown}); name a file to load it")
+            lines.append(f"left out, in the directories given: {count_files(self.left_out)}, not named as "
+                         "telemetry; name a file to load it")
         if self.totals:
             lines.append("database now: " + " · ".join(f"{k} {v:,}" for k, v in self.totals.items())
                          + (f"  [{self.db}]" if self.db else "  [in memory]"))
