@@ -223,7 +223,8 @@ def assemble(w: Any, *, inputs: Mapping[str, Any], fail_under: float | None, min
         decisions=w.loaded.decisions, agreement=w.agreement, diagnostics=w.diagnostics, signals=w.signals,
         tuners=w.tuners, backtests=w.backtests, moves=w.moves, preexec=w.preexec,
         quarantine_by_reason=w.loaded.quarantine_by_reason, lines_read=w.loaded.lines_read,
-        orphans=w.loaded.orphans, left_out=w.loaded.left_out, inputs=inputs, fail_under=fail_under, min_recognition=min_recognition, timings=timings,
+        orphans=w.loaded.orphans, left_out=w.loaded.left_out, inputs=inputs, fail_under=fail_under,
+        min_recognition=min_recognition, timings=timings,
     )
     tables = dict(w.tables)
     rel = {name.split("/", 1)[1].rsplit(".", 1)[0]: name for name in tables}

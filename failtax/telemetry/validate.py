@@ -160,19 +160,15 @@ def _plausible_year(text: str) -> str:
     return f"(left({text}, 4) BETWEEN '{PLAUSIBLE_YEARS[0]}' AND '{PLAUSIBLE_YEARS[1]}')"
 
 
-def _starts_with_digit(text: str) -> str:
-    """SQL: the string ``text`` starts with 0-9 (a time, not DuckDB's ``infinity`` or ``epoch``)."""
-    return f"ascii({text}) BETWEEN 48 AND 57"
-
-
 def _timestamp(text: str) -> str:
     """The UTC TIMESTAMP a string ``text`` names, NULL when it names none.
 
     DuckDB's cast reads ISO-8601 with an offset (converted to UTC) or without one (taken
     as UTC, the zone seed 000 writes); it also reads the words ``infinity``, ``-infinity``
     and ``epoch``, which are no time an event happened, so a string must start with a
-    year in :data:`PLAUSIBLE_YEARS`. RFC 3339 lets ``T`` and ``Z`` be written in lower case, which DuckDB does not
-    read, and ISO-8601 lets a comma mark the fraction of a second, as GNU ``date -Ins``
+    year in :data:`PLAUSIBLE_YEARS`. RFC 3339 lets ``T`` and ``Z`` be written in lower
+    case, which DuckDB does not read, and ISO-8601 lets a comma mark the fraction of a
+    second, as GNU ``date -Ins``
     writes it (``2026-09-08T09:00:03,123456789+00:00``), which DuckDB does not read either:
     only a string the cast refuses is tried again in upper case, and then with the comma
     after the seconds read as a point.
