@@ -510,10 +510,10 @@ def test_a_directory_of_mixed_entries_loads_what_it_can_read(tmp_path: Path, mon
     gone.write_text(_line(7) + "\n")
     late = d / "late.jsonl"
     late.write_text(_line(8) + "\n")
-    real_discover, real_is_gzip = loader.discover_files, loader.is_gzip
+    real_find, real_is_gzip = loader.find_files, loader.is_gzip
 
-    def discover_then_rotate(paths):  # removed after it was found, before it was planned
-        found = real_discover(paths)
+    def find_then_rotate(paths):  # removed after it was found, before it was planned
+        found = real_find(paths)
         gone.unlink()
         return found
 
@@ -523,7 +523,7 @@ def test_a_directory_of_mixed_entries_loads_what_it_can_read(tmp_path: Path, mon
             late.unlink()
         return out
 
-    monkeypatch.setattr(loader, "discover_files", discover_then_rotate)
+    monkeypatch.setattr(loader, "find_files", find_then_rotate)
     monkeypatch.setattr(loader, "is_gzip", plan_then_rotate)
     db = tmp_path / "t.duckdb"
     # the same file given again, by a glob and by its directory, is read once
