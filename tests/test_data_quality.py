@@ -30,6 +30,7 @@ def test_unknown_buckets_suggestions_and_actions_are_counted_per_taxonomy() -> N
         ("replay", "ai_bucket", "flaky", 2),
         ("regen", "ai_bucket", "stale-script", 1),
         ("regen", "user_action", "regenerate", 1),
+        ("replay", "ai_bucket", "(absent)", 1),  # a classification that names no bucket
         ("replay", "ai_suggestion", "teleport", 1),
         ("replay", "user_action", "dance", 1),
     ]

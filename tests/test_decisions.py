@@ -216,3 +216,30 @@ def test_action_spelling_drift_is_read_as_the_action(tmp_path: Path) -> None:
         ("r4", "share-defect", None, None, True, False, None),
         ("r5", "share-defect", "skip", None, True, True, None),
     ]
+
+
+def test_optional_bucket_and_action_keep_the_event_and_abstain(tmp_path: Path) -> None:
+    """``aiClassification`` and ``userAction`` are optional keys: a classification that names
+    no bucket, a resolution that names no action, and a pre-execution override that carries
+    only its ``userAction`` are good events. Their agreement cannot be judged, so it is NULL."""
+    def ev(minute: int, event_type: str, run: str, **keys: str) -> dict:
+        return {"ts": f"2026-09-07T10:{minute:02d}:00.000Z", "eventType": event_type, "skillName": "s",
+                "runId": run, "testCaseId": "t", **keys}
+    events = [
+        ev(0, "replay-failure-classified", "r1"), ev(1, "replay-failure-resolved", "r1", userAction="regenerate"),
+        ev(2, "replay-failure-classified", "r2", aiClassification="infra"), ev(3, "replay-failure-resolved", "r2"),
+        ev(4, "pre-execution-classification", "r3", aiClassification="replay"),
+        ev(5, "pre-execution-classification", "r3", userAction="regen"),
+    ]
+    f = tmp_path / "optional.jsonl"
+    f.write_text("".join(json.dumps(e) + "\n" for e in events))
+    tel = load(f)
+    assert tel.sql("SELECT count(*) FROM quarantine").fetchall() == [(0,)]
+    assert tel.sql("SELECT count(*) FROM events").fetchall() == [(len(events),)]
+    rows = tel.sql("SELECT run_id, ai_bucket, ai_suggestion, user_action, implied_bucket, decided, agree "
+                   "FROM decisions ORDER BY run_id").fetchall()
+    assert rows == [
+        ("r1", None, None, "regenerate", "stale-script", True, None),
+        ("r2", "infra", "report-bug", None, None, True, None),
+        ("r3", "replay", "replay", "regen", "regen", True, False),
+    ]

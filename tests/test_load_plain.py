@@ -107,8 +107,9 @@ LOOKALIKES = [
     (('"runId":"r"', '"runId":5'), "wrong-type"),
     (('"runId":"r"', '"runId":{"a":1}'), "wrong-type"),
     (('"skillName":"s"', '"skillName":null'), "missing-field"),
+    (('"skillName":"s",', ''), "missing-field"),
     (('"skillName":"s"', '"skillName":true'), "wrong-type"),
-    (('"aiClassification":"infra",', ''), "missing-field"),
+    (('"aiClassification":"infra",', ''), None),  # optional: a classification naming no bucket is kept
     (('"aiClassification":"infra"', '"aiClassification":["infra"]'), "wrong-type"),
     (('"signals":["selector-timeout"]', '"signals":"selector-timeout"'), "wrong-type"),
     (('"signals":["selector-timeout"]', '"signals":[1,2]'), "wrong-type"),
@@ -121,7 +122,7 @@ LOOKALIKES = [
     (('"ts":"2026-09-07T08:00:00.000Z"', '"ts":1788739200'), "wrong-type"),
     (('"replay-failure-classified"', '"replay-failure-retried"'), "unknown-event-type"),
     (('"eventType":"replay-failure-classified"', '"eventType":7'), "wrong-type"),
-    (('"replay-failure-classified"', '"replay-failure-resolved"'), "missing-field"),  # no userAction
+    (('"replay-failure-classified"', '"replay-failure-resolved"'), None),  # optional: a resolution with no action
     (('{"k":"v"}}', '{"k":"v"'), "invalid-json"),
     (('"runId":"r"', '"runId":"r","ts":5'), None),  # a repeated key: the first one counts
     (('"signals":["selector-timeout"]', '"signals":["Selector Timeout","a--b"]'), None),  # normalised

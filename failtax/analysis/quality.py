@@ -17,7 +17,10 @@ import polars as pl
 from failtax.analysis.frames import as_frame
 from failtax.taxonomy import list_taxonomies, load_taxonomy
 
-__all__ = ["UNKNOWN_VALUE_FIELDS", "find_unknown_values", "taxonomy_vocabulary"]
+__all__ = ["ABSENT", "UNKNOWN_VALUE_FIELDS", "find_unknown_values", "taxonomy_vocabulary"]
+
+#: The value an ``ai_bucket`` that is absent is counted under.
+ABSENT = "(absent)"
 
 #: The decisions columns checked, and what each should hold.
 UNKNOWN_VALUE_FIELDS: dict[str, str] = {
@@ -55,7 +58,9 @@ def find_unknown_values(decisions: Any) -> pl.DataFrame:
     decisions : the ``decisions`` relation (any frame :func:`~failtax.analysis.as_frame`
         takes) with ``taxonomy`` and any of ``ai_bucket``, ``ai_suggestion``,
         ``user_action``. Nulls are not values: an absent suggestion or an undecided event
-        is not counted. Rows of a taxonomy failtax does not ship are left out.
+        is not counted, except a classification that names no bucket (its agreement
+        cannot be judged), counted as ``ai_bucket`` value ``(absent)``. Rows of a
+        taxonomy failtax does not ship are left out.
 
     Returns
     -------
@@ -63,11 +68,11 @@ def find_unknown_values(decisions: Any) -> pl.DataFrame:
         ``taxonomy``, ``field`` (the column), ``value``, ``events`` (how many rows hold
         it), ``expected`` (what the column should hold); most frequent first.
 
-    >>> df = pl.DataFrame({"taxonomy": ["replay"] * 3, "ai_bucket": ["infra", "flaky", "flaky"],
-    ...                    "ai_suggestion": ["report-bug", None, "teleport"],
-    ...                    "user_action": ["retry", "skip", None]})
+    >>> df = pl.DataFrame({"taxonomy": ["replay"] * 4, "ai_bucket": ["infra", "flaky", "flaky", None],
+    ...                    "ai_suggestion": ["report-bug", None, "teleport", None],
+    ...                    "user_action": ["retry", "skip", None, "retry"]})
     >>> find_unknown_values(df).select("field", "value", "events").rows()
-    [('ai_bucket', 'flaky', 2), ('ai_suggestion', 'teleport', 1)]
+    [('ai_bucket', 'flaky', 2), ('ai_bucket', '(absent)', 1), ('ai_suggestion', 'teleport', 1)]
     """
     df = as_frame(decisions)
     schema = {"taxonomy": pl.String, "field": pl.String, "value": pl.String, "events": pl.Int64,
@@ -78,8 +83,11 @@ def find_unknown_values(decisions: Any) -> pl.DataFrame:
     shipped = set(list_taxonomies())
     parts = []
     for f in fields:
-        counts = (df.lazy().filter(pl.col(f).is_not_null() & pl.col("taxonomy").is_in(list(shipped)))
-                  .group_by("taxonomy", pl.col(f).cast(pl.String).alias("value")).agg(pl.len().alias("events"))
+        value = pl.col(f).cast(pl.String)
+        if f == "ai_bucket":
+            value = value.fill_null(ABSENT)
+        counts = (df.lazy().filter(value.is_not_null() & pl.col("taxonomy").is_in(list(shipped)))
+                  .group_by("taxonomy", value.alias("value")).agg(pl.len().alias("events"))
                   .collect())
         kind = "buckets" if f == "ai_bucket" else "actions"
         for tax, value, n in counts.iter_rows():

@@ -38,11 +38,9 @@ import xxhash
 
 from failtax.redact import TRIGGER_PATTERN, redact, redact_json_text
 from failtax.telemetry.schema import (
-    CLASSIFIED_EVENT_TYPES,
     EVENTS_COLUMNS,
     FIELDS,
     FORMATS,
-    RESOLVED_EVENT_TYPES,
     TYPE_NAMES,
     Format,
     spelled_sql,
@@ -121,22 +119,9 @@ def _ok(fmt: Format) -> str:
     conds += [_type_ok(k) for k in fmt.required]
     if fmt.kind_key:
         conds.append(f"{_RAW[fmt.kind_key]} IN {_json_sql_list(fmt.kinds)}")
-    if fmt.source == "failure-event":
-        conds += _type_needs_present()
     if fmt.time_key:
         conds.append(f"{_ts(fmt.time_key)} IS NOT NULL")
     return " AND ".join(conds)
-
-
-#: A failure event's keys its type makes required: a classification must say what it
-#: classified as, a resolution what the person did.
-_NEEDED_BY_TYPE = (("aiClassification", CLASSIFIED_EVENT_TYPES), ("userAction", RESOLVED_EVENT_TYPES))
-
-
-def _type_needs_present() -> list[str]:
-    """True where a failure event carries the keys its ``eventType`` needs (raw fragments)."""
-    et = _RAW["eventType"]
-    return [f"({_present(k)} OR {et} NOT IN {_json_sql_list(types)})" for k, types in _NEEDED_BY_TYPE]
 
 
 def _normalised(col: str, raw: str) -> str:
@@ -222,8 +207,6 @@ def _checks(fmt: Format) -> tuple[str, str, str]:
     """(marker test, problem, detail) for one format."""
     keys = fmt.required + fmt.optional
     missing = [(k, f"NOT {_present(k)}") for k in fmt.required]
-    if fmt.source == "failure-event":
-        missing += [(k, f"NOT {_present(k)} AND {_COL['eventType']} IN {_sql_list(types)}") for k, types in _NEEDED_BY_TYPE]
     wrong = [(k, _wrong(k)) for k in keys]
     conds = [
         (" OR ".join(f"({c})" for _, c in missing), "missing-field",
@@ -559,8 +542,7 @@ def build_plain_insert_sql(relation: str, *, dedupe: bool, skip: str = "_dups", 
     """INSERT the lines of ``relation(file, line_no, h, eid, text)``, all plain failure events.
 
     A plain failure event is a good line of the ``failure-event`` format (required keys
-    present, every key of the right type, a known ``eventType``, ``aiClassification`` /
-    ``userAction`` where its type needs one, a valid ``ts``) whose ``signals``, if any,
+    present, every key of the right type, a known ``eventType``, a valid ``ts``) whose ``signals``, if any,
     are a compact list of names already normal. For such lines the row is exactly what
     :func:`build_insert_sql` inserts; any other line makes the statement fail
     (``error()``, a failing cast or a line that is not JSON), so a caller that can run
@@ -585,7 +567,6 @@ def build_plain_insert_sql(relation: str, *, dedupe: bool, skip: str = "_dups", 
     for k in keys:  # signals: only a compact list of names already normal
         test = f"regexp_full_match({_RAW[k]}, '{_NORMAL_LIST}')" if FIELDS[k] == "strs" else _type_ok(k)
         checks.append(test if k in fmt.required else f"({_RAW[k]} IS NULL OR {test})")
-    checks += _type_needs_present()
     values = {k: plain_string(k) for k in keys if FIELDS[k] == "str"}
     values["signals"] = f"CASE WHEN {_RAW['signals']} = '[]' THEN CAST([] AS VARCHAR[]) ELSE string_split({_RAW['signals']}[3:-3], '\",\"') END"
     values["metadata"] = _masked(_JSON["metadata"], is_json=True, gate=gate)
