@@ -83,11 +83,11 @@ def find_unknown_values(decisions: Any) -> pl.DataFrame:
     shipped = set(list_taxonomies())
     parts = []
     for f in fields:
-        value = pl.col(f).cast(pl.String)
-        if f == "ai_bucket":
-            value = value.fill_null(ABSENT)
-        counts = (df.lazy().filter(value.is_not_null() & pl.col("taxonomy").is_in(list(shipped)))
-                  .group_by("taxonomy", value.alias("value")).agg(pl.len().alias("events"))
+        held = pl.col(f).cast(pl.String)
+        if f == "ai_bucket":  # a classification that names no bucket is counted, not skipped
+            held = held.fill_null(ABSENT)
+        counts = (df.lazy().filter(held.is_not_null() & pl.col("taxonomy").is_in(list(shipped)))
+                  .group_by("taxonomy", held.alias("value")).agg(pl.len().alias("events"))
                   .collect())
         kind = "buckets" if f == "ai_bucket" else "actions"
         for tax, value, n in counts.iter_rows():

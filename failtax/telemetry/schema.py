@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 __all__ = [
     "AGENT_FAILURE_CODES",
-    "CLASSIFIED_EVENT_TYPES",
     "EVENTS_COLUMNS",
     "EVENT_FAMILY",
     "FAILURE_EVENT_TYPES",
@@ -36,7 +35,6 @@ __all__ = [
     "LIFECYCLE_EVENT_TYPES",
     "QUARANTINE_COLUMNS",
     "QUARANTINE_REASONS",
-    "RESOLVED_EVENT_TYPES",
     "SOURCES",
     "TAXONOMY_FAMILY",
 ]
@@ -50,8 +48,6 @@ FAILURE_EVENT_TYPES = (
     "regen-failure-classified",
     "regen-failure-resolved",
 )
-CLASSIFIED_EVENT_TYPES = ("pre-execution-classification", "replay-failure-classified", "regen-failure-classified")
-RESOLVED_EVENT_TYPES = ("replay-failure-resolved", "regen-failure-resolved")
 
 #: family → (classified event type, resolved event type). Pre-execution has one type:
 #: the follow-up event with ``userAction`` is the resolution.

@@ -542,8 +542,8 @@ def build_plain_insert_sql(relation: str, *, dedupe: bool, skip: str = "_dups", 
     """INSERT the lines of ``relation(file, line_no, h, eid, text)``, all plain failure events.
 
     A plain failure event is a good line of the ``failure-event`` format (required keys
-    present, every key of the right type, a known ``eventType``, a valid ``ts``) whose ``signals``, if any,
-    are a compact list of names already normal. For such lines the row is exactly what
+    present, every key of the right type, a known ``eventType``, a valid ``ts``) whose
+    ``signals``, if any, are a compact list of names already normal. For such lines the row is exactly what
     :func:`build_insert_sql` inserts; any other line makes the statement fail
     (``error()``, a failing cast or a line that is not JSON), so a caller that can run
     again (outside a transaction) falls back to :func:`build_insert_sql`. ``dedupe``,
