@@ -48,6 +48,8 @@ Extract rules:
   literals are matched against normalised text in which ANSI escape codes and NUL bytes
   are removed and ``\\r`` became ``\\n``, so a literal holding ESC, NUL or ``\\r`` never
   matches.
+- ``repeated-literal`` (warning): a literal written twice in one list (``contains``,
+  ``and_contains`` or ``unless``), letter case aside: the second adds nothing.
 - ``multiline-literal`` (warning): a literal holding ``\\n`` can match (line breaks are kept,
   ``\\r\\n`` is folded to ``\\n``) but only when both parts sit on adjacent lines exactly as
   written — terminal wrapping and progress redraws break that. Prefer ``contains`` with
@@ -69,6 +71,8 @@ not validate at all (its message names the file, the rule and the reason).
 
 >>> from failtax.table import load_table
 >>> [f.code for f in lint_table(load_table("preexec"))]
+['route-signal-not-extracted']
+>>> lint_table(load_table("preexec"), known_signals=["rule-4-default-replay"])  # the tool names it
 []
 """
 
@@ -104,6 +108,7 @@ CHECKS: dict[str, str] = {
     "vetoed-extract": "an extract rule its own 'unless' always vetoes",
     "contradictory-extract": "an extract rule whose conditions contradict",
     "unmatchable-literal": "a literal holding ESC, NUL or \\r (removed by normalisation)",
+    "repeated-literal": "a literal written twice in one list of a rule",
     "multiline-literal": "a literal holding a line break",
     "non-ascii-case": "a literal with a non-ASCII capital letter",
     "unmatchable-regex": "a regex (part) that needs ESC, NUL or \\r, which normalised text never holds",
@@ -545,7 +550,13 @@ def _lint_extract(extract: tuple[ExtractRule, ...]) -> list[LintFinding]:
                     out.append(_f(sev, "unmatchable-literal", "extract", e.id,
                                   f"{part!r} literal {x!r} {p}, {what}",
                                   "remove the escape code / control character from the literal"))
+            seen_lits: set[str] = set()
             for x in lits_:
+                if ascii_lower(x) in seen_lits:
+                    out.append(_f(WARNING, "repeated-literal", "extract", e.id,
+                                  f"{part!r} lists {x!r} twice (letter case aside): the second adds nothing",
+                                  "delete the repeat"))
+                seen_lits.add(ascii_lower(x))
                 if "\n" in x and _literal_problem(x) is None:
                     out.append(_f(WARNING, "multiline-literal", "extract", e.id,
                                   f"{part!r} literal {x!r} spans a line break: it matches only when both "
@@ -840,7 +851,9 @@ def lint_table(table: RuleTable | str, *, known_signals: Iterable[str] = ()) -> 
     >>> from failtax.table import RouteRule, load_table
     >>> t = load_table("preexec")
     >>> late = RouteRule(id="late", bucket="replay", all=("rule-1-no-script", "rule-3-stale-30d"))
-    >>> [(f.severity, f.code, f.rule) for f in lint_table(dataclasses.replace(t, route=t.route + (late,)))]
+    >>> tool_named = ["rule-4-default-replay"]
+    >>> [(f.severity, f.code, f.rule)
+    ...  for f in lint_table(dataclasses.replace(t, route=t.route + (late,)), known_signals=tool_named)]
     [('error', 'shadowed-route', 'late')]
     """
     t = load_table(table)
@@ -866,7 +879,7 @@ def check_table(table: RuleTable | str, *, known_signals: Iterable[str] = (), st
         listing every error (file, rule, reason and what to do).
 
     >>> from failtax.table import load_table
-    >>> check_table(load_table("preexec"))
+    >>> check_table(load_table("replay"))
     []
     """
     t = load_table(table)

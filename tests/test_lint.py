@@ -386,6 +386,17 @@ def test_multiline_literal_is_a_warning_and_still_matches(tmp_path: Path) -> Non
     assert "a" in classify({"text": "Error:\r\nat main()"}, taxonomy="replay", table=t).signals
 
 
+def test_a_literal_written_twice_in_one_list_is_a_warning(tmp_path: Path) -> None:
+    extract = ('\n[[extract]]\nid = "r"\nsignal = "a"\ncontains = ["Chrome failed to start", "boom", '
+               '"chrome failed to start"]\nunless = ["ok", "fine"]\n'
+               '\n[[extract]]\nid = "s"\nsignal = "a"\ncontains = ["bang"]\nunless = ["ok", "OK"]\n')
+    found = [(f.severity, f.code, f.rule, f.message) for f in lint_table(_table(tmp_path, ROUTE_ALL, extract=extract))
+             if f.code == "repeated-literal"]
+    assert [x[:3] for x in found] == [("warning", "repeated-literal", "r"), ("warning", "repeated-literal", "s")]
+    assert "'contains'" in found[0][3] and "'chrome failed to start'" in found[0][3]
+    assert "'unless'" in found[1][3]
+
+
 def test_non_ascii_capital_in_a_literal(tmp_path: Path) -> None:
     extract = '\n[[extract]]\nid = "fr"\nsignal = "a"\ncontains = ["Échec de connexion"]\n'
     t = _table(tmp_path, ROUTE_ALL, extract=extract)
