@@ -543,11 +543,11 @@ def build_plain_insert_sql(relation: str, *, dedupe: bool, skip: str = "_dups", 
 
     A plain failure event is a good line of the ``failure-event`` format (required keys
     present, every key of the right type, a known ``eventType``, a valid ``ts``) whose
-    ``signals``, if any, are a compact list of names already normal. For such lines the row is exactly what
-    :func:`build_insert_sql` inserts; any other line makes the statement fail
-    (``error()``, a failing cast or a line that is not JSON), so a caller that can run
-    again (outside a transaction) falls back to :func:`build_insert_sql`. ``dedupe``,
-    ``skip`` and ``gate`` as there.
+    ``signals``, if any, are a compact list of names already normal. For such lines the
+    row is exactly what :func:`build_insert_sql` inserts; any other line makes the
+    statement fail (``error()``, a failing cast or a line that is not JSON), so a caller
+    that can run again (outside a transaction) falls back to :func:`build_insert_sql`.
+    ``dedupe``, ``skip`` and ``gate`` as there.
 
     >>> sql = build_plain_insert_sql("lines", dedupe=False, gate="maybe_secret")
     >>> "error('not a plain failure event')" in sql, "WHERE" in sql.split("FROM checked")[-1]
