@@ -19,10 +19,8 @@ import numpy as np
 from failtax._scan import (
     FOLD_RISK,
     available_engines,
-    exact_literals,
     make_engine,
-    max_match_width,
-    required_literals,
+    prefilters,
     split_alternatives,
     superset_pattern,
 )
@@ -68,32 +66,35 @@ class Plan:
         engine_name = engine or available_engines()[0]
         self.units: list[tuple[Any, int | None]] = []  # (RE2 pattern, widest match in bytes)
         supersets: list[str | None] = []
-
-        def add_units(pattern: str) -> list[int]:
-            alts = split_alternatives(pattern)
-            try:
-                compiled = [compile_regex(a) for a in alts]
-            except Exception:  # an alternative RE2 will not take alone: keep the whole
-                alts, compiled = [pattern], [compile_regex(pattern)]
-            out = []
-            for alt, rx in zip(alts, compiled, strict=True):
-                width = max_match_width(alt)
-                out.append(len(self.units))
-                self.units.append((rx, 4 * width if width is not None else None))
-                exact = exact_literals(alt)
-                if exact is not None:  # just a few strings: the literal scan answers it
-                    exacts[len(self.units) - 1] = exact
-                    supersets.append(None)
-                    reqs.append(None)
-                    continue
-                supersets.append(superset_pattern(alt) if engine_name == "hyperscan" else None)
-                reqs.append(required_literals(alt))
-            return out
-
         reqs: list[tuple[str, ...] | None] = []
         exacts: dict[int, tuple[str, ...]] = {}
-        self.rule_units = {r: add_units(rule.regex) for r, rule in enumerate(rules) if rule.regex is not None}
-        self.locate = [(loc, rx, add_units(loc.regex)) for loc, rx in ct.locate]
+
+        def split(pattern: str) -> tuple[list[str], list[Any]]:
+            alts = split_alternatives(pattern)
+            try:
+                return alts, [compile_regex(a) for a in alts]
+            except Exception:  # an alternative RE2 will not take alone: keep the whole
+                return [pattern], [compile_regex(pattern)]
+
+        rule_parts = {r: split(rule.regex) for r, rule in enumerate(rules) if rule.regex is not None}
+        locate_parts = [(loc, rx, split(loc.regex)) for loc, rx in ct.locate]
+        every_alt = [a for alts, _ in (*rule_parts.values(), *(p for _, _, p in locate_parts)) for a in alts]
+        known = dict(zip(every_alt, prefilters(every_alt, superset=engine_name == "hyperscan"), strict=True))
+
+        def add_units(parts: tuple[list[str], list[Any]]) -> list[int]:
+            out = []
+            for alt, rx in zip(*parts, strict=True):
+                pf = known[alt]
+                out.append(len(self.units))
+                self.units.append((rx, 4 * pf.width if pf.width is not None else None))
+                if pf.exact is not None:  # just a few strings: the literal scan answers it
+                    exacts[len(self.units) - 1] = pf.exact
+                supersets.append(pf.superset)
+                reqs.append(pf.required)
+            return out
+
+        self.rule_units = {r: add_units(parts) for r, parts in rule_parts.items()}
+        self.locate = [(loc, rx, add_units(parts)) for loc, rx, parts in locate_parts]
         # Shown texts are masked by failtax.redact; a row can hold a secret only where
         # the masker's own expression matches, so hyperscan looks for (a superset of)
         # it in the same scan. Without it, every shown row is checked.

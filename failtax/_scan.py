@@ -48,10 +48,12 @@ __all__ = [
     "FOLD_RISK",
     "HyperscanEngine",
     "PolarsEngine",
+    "Prefilter",
     "Segment",
     "available_engines",
     "exact_literals",
     "make_engine",
+    "prefilters",
     "required_literals",
 ]
 
@@ -64,6 +66,7 @@ FOLD_RISK = ("\u212a", "\u017f")
 # --------------------------------------------------------------------------- regex prefilters
 
 
+@functools.lru_cache(maxsize=4096)  # every prefilter of an alternative reads the same tree (read only)
 def _parse(pattern: str) -> Any | None:
     """Python's parse tree of an RE2 pattern, read the widest way, or None where the two
     dialects differ.
@@ -545,6 +548,79 @@ def _negated(excluded: set[int]) -> str:
     if not keep:
         return _ANY
     return "[^" + "".join(_hex(v) for v in keep) + "]{1,4}"
+
+
+@dataclass(frozen=True)
+class Prefilter:
+    """What the batch engine knows of one regex alternative before running it.
+
+    ``width``: :func:`max_match_width`; ``exact``: :func:`exact_literals` (when set, the
+    literal scan answers the alternative and the other two are ``None``); ``superset``:
+    :func:`superset_pattern` (asked for only where hyperscan runs); ``required``:
+    :func:`required_literals`.
+    """
+
+    width: int | None
+    exact: tuple[str, ...] | None
+    superset: str | None
+    required: tuple[str, ...] | None
+
+    @classmethod
+    def of(cls, alt: str, superset: bool) -> Prefilter:
+        exact = exact_literals(alt)
+        if exact is not None:
+            return cls(max_match_width(alt), exact, None, None)
+        return cls(max_match_width(alt), None, superset_pattern(alt) if superset else None, required_literals(alt))
+
+
+def prefilters(alts: Sequence[str], superset: bool) -> list[Prefilter]:
+    """:meth:`Prefilter.of` every alternative, kept in the cache folder between processes.
+
+    Reading a table's ~800 alternatives with Python's regex parser takes most of a
+    second, which every ``failtax classify`` and every report paid again. The kept
+    answers are named by the alternatives, the Python version (its parser reads them)
+    and this module's own source (its rules derive them), so a changed rule is never
+    answered from an old file; a file that cannot be read or written only costs the
+    derivation.
+    """
+    path = _prefilter_path(alts, superset)
+    if path is not None:
+        try:
+            rows = json.loads(path.read_bytes())
+            if isinstance(rows, list) and len(rows) == len(alts):
+                return [Prefilter(w, _tuple(e), s, _tuple(r)) for w, e, s, r in rows]
+        except Exception:  # noqa: BLE001 - absent, unreadable or damaged: derive again
+            pass
+    out = [Prefilter.of(a, superset) for a in alts]
+    if path is not None:
+        from failtax.table import atomic_write_bytes
+
+        rows = [[p.width, p.exact, p.superset, p.required] for p in out]
+        try:
+            atomic_write_bytes(path, json.dumps(rows).encode("utf-8"))
+        except OSError:
+            pass  # a read-only home, a full disk: the answers are only not kept
+    return out
+
+
+def _tuple(v: Any) -> tuple[str, ...] | None:
+    return tuple(v) if v is not None else None
+
+
+@functools.cache
+def _source_digest() -> str | None:
+    try:
+        return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    except OSError:  # no readable source (a frozen build): nothing is kept
+        return None
+
+
+def _prefilter_path(alts: Sequence[str], superset: bool) -> Path | None:
+    folder, digest = cache_dir(), _source_digest()
+    if folder is None or digest is None:
+        return None
+    blob = json.dumps([digest, sys.version_info[:3], superset, list(alts)])
+    return folder / "prefilters" / f"{hashlib.sha256(blob.encode('utf-8')).hexdigest()}.json"
 
 
 # --------------------------------------------------------------------------- segments

@@ -450,6 +450,44 @@ def test_a_compiled_database_is_kept_and_read_back(tmp_path: Path, monkeypatch: 
     _scan._engine.cache_clear()
 
 
+def test_the_prefilters_of_a_table_are_kept_and_read_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the regex parser derives for every alternative of a table is kept in the cache
+    folder: read back whole and equal (tuples, ``None`` s, non-ASCII literals), never
+    derived again while the file is good, derived again when it is damaged, and named
+    anew when the rules that derive it (this module's source) change."""
+    table = load_table("devflow")
+    alts = [a for rule in table.extract if rule.regex is not None for a in _scan.split_alternatives(rule.regex)]
+    alts += ["Fehler: Zugriff verweigert|(?i)ошибка \\d+", "日{3,5}!", "(?m)^killed\\b|sig(?:kill|term)"]
+    fresh = [_scan.Prefilter.of(a, True) for a in alts]
+    assert any(p.exact for p in fresh) and any(p.superset for p in fresh) and any(p.required for p in fresh)
+    assert any(p.width is None for p in fresh) and any(p.width is not None for p in fresh)
+    monkeypatch.setenv("FAILTAX_CACHE_DIR", str(tmp_path / "cache"))
+    assert _scan.prefilters(alts, superset=True) == fresh
+    kept = list((tmp_path / "cache" / "prefilters").iterdir())
+    assert len(kept) == 1 and kept[0].suffix == ".json"
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("derived again instead of read from the cache")
+
+    with monkeypatch.context() as m:
+        m.setattr(_scan.Prefilter, "of", refuse)
+        assert _scan.prefilters(alts, superset=True) == fresh
+        with pytest.raises(AssertionError, match="derived again"):  # another question: another file
+            _scan.prefilters(alts, superset=False)
+    assert _scan.prefilters(alts, superset=False) == [_scan.Prefilter.of(a, False) for a in alts]
+    assert len(list((tmp_path / "cache" / "prefilters").iterdir())) == 2
+
+    kept[0].write_bytes(kept[0].read_bytes()[:100])  # cut short: derived again, replaced whole
+    assert _scan.prefilters(alts, superset=True) == fresh
+    assert len(json.loads(kept[0].read_bytes())) == len(alts)
+
+    before = _scan._prefilter_path(alts, True)
+    monkeypatch.setattr(_scan, "_source_digest", lambda: "another version of the rules")
+    assert _scan._prefilter_path(alts, True) not in (None, before)
+    monkeypatch.setenv("FAILTAX_CACHE_DIR", "")  # empty: nothing kept
+    assert _scan._prefilter_path(alts, True) is None
+
+
 @pytest.mark.skipif("hyperscan" not in _scan.available_engines(), reason="no hyperscan wheel on this platform")
 def test_a_superset_finds_every_match_of_its_pattern_at_any_gap() -> None:
     """A regex runs on RE2 only where its superset matched in the scan, so the superset
