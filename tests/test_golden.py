@@ -28,26 +28,50 @@ def _load(path: Path) -> list[dict[str, Any]]:
     return entries
 
 
-def _cases() -> list[Any]:
-    cases = []
+def _groups() -> list[Any]:
+    """One case per taxonomy and expected bucket, holding every entry that expects it
+    (one test per entry spent more time in the test runner than in classifying)."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for path in sorted(REAL.glob("*.yaml")):
         for entry in _load(path):
-            cases.append(pytest.param(path.stem, entry, id=f"{path.stem}:{entry.get('id')}"))
-    return cases
+            groups.setdefault((path.stem, str(entry.get("bucket"))), []).append(entry)
+    return [pytest.param(tax, entries, id=f"{tax}:{bucket}") for (tax, bucket), entries in groups.items()]
 
 
-@pytest.mark.parametrize(("taxonomy", "entry"), _cases())
-def test_golden(taxonomy: str, entry: dict[str, Any]) -> None:
+def _check(taxonomy: str, entry: dict[str, Any]) -> str | None:
+    """What is wrong with one golden entry, or None."""
     unknown = set(entry) - ENTRY_KEYS
-    assert not unknown, f"unknown keys {sorted(unknown)}"
-    assert entry.get("source"), "every golden case names its source"
+    if unknown:
+        return f"unknown keys {sorted(unknown)}"
+    if not entry.get("source"):
+        return "every golden case names its source"
     got = failtax.classify(evidence(entry), taxonomy=taxonomy)
-    assert got.bucket == entry["bucket"], (
-        f"expected {entry['bucket']}, got {got.bucket} by rule {got.rule!r} "
-        f"with signals {list(got.signals)}"
-    )
-    if "rule" in entry:
-        assert got.rule == entry["rule"], f"decided by {got.rule!r}, expected {entry['rule']!r}"
+    if got.bucket != entry["bucket"]:
+        return (f"expected {entry['bucket']}, got {got.bucket} by rule {got.rule!r} "
+                f"with signals {list(got.signals)}")
+    if "rule" in entry and got.rule != entry["rule"]:
+        return f"decided by {got.rule!r}, expected {entry['rule']!r}"
+    return None
+
+
+@pytest.mark.parametrize(("taxonomy", "entries"), _groups())
+def test_golden(taxonomy: str, entries: list[dict[str, Any]]) -> None:
+    """Every entry of the group lands in its bucket, on its rule when one is given; a
+    failure names each entry that does not (``-k 'agent-run:rate_limited'`` runs one group)."""
+    wrong = [f"{e.get('id')}: {why}" for e in entries if (why := _check(taxonomy, e)) is not None]
+    assert not wrong, f"{len(wrong)} of {len(entries)} golden cases fail:\n" + "\n".join(wrong)
+
+
+def test_a_wrong_golden_case_is_named_with_its_reason() -> None:
+    """The grouped check names an entry that lands elsewhere, and one without a source."""
+    entry = {"id": "x", "source": "s", "text": "HTTP 429 Too Many Requests: rate limit exceeded", "bucket": "auth"}
+    assert _check("agent-run", entry) is not None and "expected auth, got rate_limited" in _check("agent-run", entry)
+    assert _check("agent-run", {**entry, "bucket": "rate_limited"}) is None
+    assert _check("agent-run", {**entry, "bucket": "rate_limited", "rule": "nope"}).startswith("decided by")
+    assert _check("agent-run", {**entry, "source": ""}) == "every golden case names its source"
+    assert _check("agent-run", {**entry, "colour": "red"}) == "unknown keys ['colour']"
+    with pytest.raises(AssertionError, match=r"1 of 2 golden cases fail:\n\s*x: expected auth"):
+        test_golden("agent-run", [entry, {**entry, "id": "y", "bucket": "rate_limited"}])
 
 
 def test_golden_files_are_well_formed() -> None:
