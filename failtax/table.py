@@ -174,7 +174,8 @@ class ExtractRule:
         return _row_repr("extract", self)
 
     def __hash__(self) -> int:
-        return _kept_hash(self)
+        h = self.__dict__.get("_hash")  # (kept: the tuner hashes routes millions of times)
+        return h if h is not None else _kept_hash(self)
 
     __getstate__ = _state_without_hash
 
@@ -209,7 +210,8 @@ class RouteRule:
         return _row_repr("route", self)
 
     def __hash__(self) -> int:
-        return _kept_hash(self)
+        h = self.__dict__.get("_hash")  # (kept: the tuner hashes routes millions of times)
+        return h if h is not None else _kept_hash(self)
 
     __getstate__ = _state_without_hash
 
