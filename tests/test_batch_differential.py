@@ -352,7 +352,7 @@ def _records(draw: Any, taxonomy: str) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("taxonomy", TAXONOMIES)
 def test_hypothesis_records_classify_the_same(taxonomy: str, engine: str) -> None:
-    @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+    @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
     @given(_records(taxonomy))
     def check(records: list[dict[str, Any]]) -> None:
         _assert_same(records, taxonomy, (engine,))
