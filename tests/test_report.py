@@ -192,17 +192,24 @@ def test_fail_under_exits_1_above_the_agreement_and_0_below(default_run, checkou
     assert "Check failed" in (tmp_path / "a" / "index.html").read_text()
     assert r.stderr.count("step ") == 0  # --no-progress
 
-    # Below the agreement it passes; this time from a database built by `failtax load`.
+    # Below the agreement it passes; this time from a database built by `failtax load`, on
+    # the last three weeks (the library's numbers for them).
+    from failtax.analysis import measure_agreement
+    from failtax.telemetry import connect
+
     db = tmp_path / "telemetry.duckdb"
     r = _run(["load", "data", "--db", str(db)], checkout)
     assert r.returncode == 0, r.stderr
-    below = max(replay["rate"] - 0.005, 0.0)
-    r = _run(["report", "--db", str(db), "--taxonomy", "replay", "--fail-under", f"{below:.4f}",
-              "--min-recognition", "0.5", "--out", str(tmp_path / "b"), "--no-progress"], checkout)
+    with connect(db) as tel:
+        ov = measure_agreement(tel.decisions.pl(), taxonomy=["replay"], since="2026-10-12").overall.row(0, named=True)
+    assert 0 < ov["n_rated"] < replay["n"]
+    below = max(ov["n_agree"] / ov["n_rated"] - 0.005, 0.0)
+    r = _run(["report", "--db", str(db), "--taxonomy", "replay", "--since", "2026-10-12", "--fail-under",
+              f"{below:.4f}", "--min-recognition", "0.5", "--out", str(tmp_path / "b"), "--no-progress"], checkout)
     assert r.returncode == 0, r.stderr
     s = json.loads((tmp_path / "b" / "summary.json").read_text())
     assert s["checks"]["ok"] and len(s["checks"]["passed"]) == 2
-    assert (s["agreement"]["k"], s["agreement"]["n"]) == (replay["k"], replay["n"])
+    assert (s["agreement"]["k"], s["agreement"]["n"]) == (ov["n_agree"], ov["n_rated"])
     assert s["inputs"]["db"] == str(db.resolve()) and s["inputs"]["telemetry"] == []
 
 
