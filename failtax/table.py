@@ -174,8 +174,7 @@ class ExtractRule:
         return _row_repr("extract", self)
 
     def __hash__(self) -> int:
-        h = self.__dict__.get("_hash")  # (kept: the tuner hashes routes millions of times)
-        return h if h is not None else _kept_hash(self)
+        return _kept_hash(self)
 
     __getstate__ = _state_without_hash
 
@@ -210,8 +209,7 @@ class RouteRule:
         return _row_repr("route", self)
 
     def __hash__(self) -> int:
-        h = self.__dict__.get("_hash")  # (kept: the tuner hashes routes millions of times)
-        return h if h is not None else _kept_hash(self)
+        return _kept_hash(self)
 
     __getstate__ = _state_without_hash
 

@@ -281,6 +281,39 @@ def test_fast_evaluation_matches_a_full_replay():
     assert checked > 20
 
 
+def test_a_candidate_replayed_on_the_sets_it_touches_matches_a_plain_replay():
+    """The search replays each candidate edit on the signal sets it touches, with route
+    masks it keeps per route: every candidate's buckets and deciding routes equal
+    :func:`~failtax.tune._design.replay_routes` from scratch on those sets."""
+    from failtax.taxonomy import load_taxonomy
+    from failtax.tune._design import build_design, replay_routes
+    from failtax.tune._frame import prepare, with_signal_sets
+    from failtax.tune._search import Searcher
+    from failtax.tune.changes import apply_edits
+
+    df = data("replay", 2, "all", 4000)[0]
+    tax = load_taxonomy("replay")
+    table = load_table("replay")
+    d = build_design(with_signal_sets(prepare(df, taxonomy=tax), table, use_text=True), taxonomy=tax)
+    s = Searcher(d, fallback=table.fallback, min_support=5, alpha=0.05, min_gain=0.0)
+    base = tuple(table.route)
+    cur, rule = s.replay(base)
+    made = kept_only = 0
+    for cand in s.candidates(base, cur, rule):
+        try:
+            routes = apply_edits(base, cand.edits)
+        except (KeyError, ValueError):
+            continue
+        ids = d.sets_with(cand.touched)
+        got = s.replay(routes, ids)
+        want = replay_routes(d.sets[ids], routes, s.fallback, d.col, s.bidx)
+        assert all(np.array_equal(g, w) for g, w in zip(got, want, strict=True)), cand.summary
+        new = [r for r in routes if all(r is not b for b in base)]
+        made += bool(new)
+        kept_only += not new
+    assert made > 20 and kept_only > 5  # both kinds of edit: new routes, and routes moved or removed
+
+
 # --------------------------------------------------------------------------- suspect labels
 
 

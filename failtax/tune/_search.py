@@ -205,7 +205,6 @@ class Searcher:
         self.L = design.label_counts()
         self.n_evaluated = 0
         self._masks: dict[RouteRule, np.ndarray] = {}
-        self._round: tuple[tuple[RouteRule, ...], np.ndarray, dict[int, int]] | None = None
 
     # ------------------------------------------------------------------ replay
     def _mask(self, route: RouteRule) -> np.ndarray:
@@ -216,30 +215,6 @@ class Searcher:
             self._masks[route] = m
         return m
 
-    def _route_masks(self, routes: Sequence[RouteRule], set_ids: np.ndarray | None) -> np.ndarray:
-        """The (routes, sets) match matrix, on ``set_ids`` only when given.
-
-        A candidate keeps most of the round's routes as the very same objects: their
-        rows come from the round's matrix (:meth:`_start_round`), looked up by identity,
-        and only the routes it edits are matched here.
-        """
-        if set_ids is None or self._round is None:
-            masks = np.stack([self._mask(r) for r in routes])
-            return masks if set_ids is None else masks[:, set_ids]
-        _held, matrix, pos = self._round
-        idx = np.fromiter((pos.get(id(r), -1) for r in routes), dtype=np.int64, count=len(routes))
-        masks = matrix[:, set_ids][idx]  # (-1: the last row, replaced below)
-        for j in np.flatnonzero(idx < 0):  # the routes the candidate made
-            masks[j] = self._mask(routes[j])[set_ids]
-        return masks
-
-    def _start_round(self, routes: tuple[RouteRule, ...]) -> None:
-        """Keep the match matrix of ``routes`` for the round's candidates (and the routes
-        themselves, so that their ids stay theirs)."""
-        self._round = None
-        if routes:
-            self._round = (routes, np.stack([self._mask(r) for r in routes]), {id(r): i for i, r in enumerate(routes)})
-
     def replay(self, routes: Sequence[RouteRule], set_ids: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Bucket and deciding route index (``len(routes)`` = fallback) per set."""
         n = self.d.sets.shape[0] if set_ids is None else len(set_ids)
@@ -247,7 +222,9 @@ class Searcher:
         rule = np.full(n, len(routes), dtype=np.int64)
         if n == 0 or not routes:
             return bucket, rule
-        masks = self._route_masks(routes, set_ids)
+        masks = np.stack([self._mask(r) for r in routes])
+        if set_ids is not None:
+            masks = masks[:, set_ids]
         hit = masks.any(axis=0)
         first = np.argmax(masks, axis=0)
         rb = np.array([self.bidx[r.bucket] for r in routes], dtype=np.int64)
@@ -400,7 +377,6 @@ class Searcher:
     def _evaluate_all(self, routes: tuple[RouteRule, ...], cur: np.ndarray, rule: np.ndarray) -> list[Evaluation]:
         out = []
         seen: set[tuple[RouteRule, ...]] = set()
-        self._start_round(routes)
         for i, c in enumerate(self.candidates(routes, cur, rule)):
             c.order = i
             e = self.evaluate(c, routes, cur)
