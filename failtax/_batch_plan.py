@@ -78,7 +78,8 @@ class Plan:
 
         rule_parts = {r: split(rule.regex) for r, rule in enumerate(rules) if rule.regex is not None}
         locate_parts = [(loc, rx, split(loc.regex)) for loc, rx in ct.locate]
-        every_alt = [a for alts, _ in (*rule_parts.values(), *(p for _, _, p in locate_parts)) for a in alts]
+        every_alt = [a for alts, _ in rule_parts.values() for a in alts]
+        every_alt += [a for _, _, (alts, _) in locate_parts for a in alts]
         known = dict(zip(every_alt, prefilters(every_alt, superset=engine_name == "hyperscan"), strict=True))
 
         def add_units(parts: tuple[list[str], list[Any]]) -> list[int]:

@@ -616,11 +616,10 @@ def _source_digest() -> str | None:
 
 
 def _prefilter_path(alts: Sequence[str], superset: bool) -> Path | None:
-    folder, digest = cache_dir(), _source_digest()
-    if folder is None or digest is None:
+    digest = _source_digest()
+    if digest is None:
         return None
-    blob = json.dumps([digest, sys.version_info[:3], superset, list(alts)])
-    return folder / "prefilters" / f"{hashlib.sha256(blob.encode('utf-8')).hexdigest()}.json"
+    return _kept_file("prefilters", [digest, sys.version_info[:3], superset, list(alts)], ".json")
 
 
 # --------------------------------------------------------------------------- segments
@@ -807,23 +806,23 @@ def cache_dir() -> Path | None:
     return Path(base) / "failtax"
 
 
-def _cache_key(literal_exprs: Sequence[bytes], ids: Sequence[int], n_literals: int,
-               regexes: Sequence[str | None]) -> str:
-    import hyperscan
-
-    version = getattr(hyperscan, "__version__", "?")
-    blob = json.dumps([_CACHE_FORMAT, version, platform.machine(), sys.platform, n_literals,
-                       [e.decode("ascii") for e in literal_exprs], list(ids), list(regexes)])
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+def _kept_file(kind: str, key: Any, suffix: str) -> Path | None:
+    """The file in the cache folder's ``kind`` folder named by the hash of ``key`` (as
+    JSON); None when nothing is kept (``FAILTAX_CACHE_DIR`` empty)."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    return folder / kind / f"{hashlib.sha256(json.dumps(key).encode('utf-8')).hexdigest()}{suffix}"
 
 
 def _cache_path(literal_exprs: Sequence[bytes], ids: Sequence[int], n_literals: int,
                 regexes: Sequence[str | None]) -> Path | None:
     """The file a database of these patterns is kept in; None when nothing is kept."""
-    folder = cache_dir()
-    if folder is None:
-        return None
-    return folder / "hyperscan" / f"{_cache_key(literal_exprs, ids, n_literals, regexes)}.hsdb"
+    import hyperscan
+
+    version = getattr(hyperscan, "__version__", "?")
+    return _kept_file("hyperscan", [_CACHE_FORMAT, version, platform.machine(), sys.platform, n_literals,
+                                    [e.decode("ascii") for e in literal_exprs], list(ids), list(regexes)], ".hsdb")
 
 
 def _load_compiled(path: Path, n_regexes: int) -> tuple[list[bool], Any] | None:
