@@ -134,11 +134,16 @@ def compile_regex(pattern: str) -> Any:
 # out. A string's hash differs between processes: a kept hash never travels in a pickle.
 
 
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def _kept_hash(obj: Any, names: tuple[str, ...] | None = None) -> int:
     """``obj``'s hash over the fields ``names`` (default: all), worked out once."""
     h = obj.__dict__.get("_hash")
     if h is None:
-        fields = names or tuple(f.name for f in dataclasses.fields(obj))
+        fields = names or _field_names(type(obj))
         h = hash(tuple(getattr(obj, n) for n in fields))
         object.__setattr__(obj, "_hash", h)
     return h

@@ -314,6 +314,70 @@ def test_a_candidate_replayed_on_the_sets_it_touches_matches_a_plain_replay():
     assert made > 20 and kept_only > 5  # both kinds of edit: new routes, and routes moved or removed
 
 
+def _same_evaluation(got, want) -> bool:
+    import dataclasses
+    import math
+
+    for f in dataclasses.fields(want):
+        a, b = getattr(got, f.name), getattr(want, f.name)
+        if f.name == "transitions":
+            same = all(np.array_equal(x, y) and x.dtype == y.dtype for x, y in zip(a, b, strict=True))
+        elif isinstance(b, np.ndarray):
+            same = np.array_equal(a, b) and a.dtype == b.dtype
+        elif isinstance(b, float) and math.isnan(b):
+            same = isinstance(a, float) and math.isnan(a)
+        else:
+            same = a == b and type(a) is type(b)
+        if not same:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("taxonomy, seed, n", [("replay", 2, 4000), ("regen", 5, 3000)])
+def test_candidates_replayed_together_measure_as_each_alone(taxonomy, seed, n):
+    """A round's candidates are replayed as one array and measured once per effect: every
+    figure of every candidate, in every round of a search (after accepted changes and a
+    drift that forgets early weeks), equals the candidate evaluated alone, and two
+    candidates get the same key exactly when their edited routes are equal."""
+    from failtax.taxonomy import load_taxonomy
+    from failtax.tune._design import build_design
+    from failtax.tune._frame import prepare, with_signal_sets
+    from failtax.tune._search import Searcher
+
+    df = data(taxonomy, seed, "all", n)[0]
+    tax = load_taxonomy(taxonomy)
+    table = load_table(taxonomy)
+    d = build_design(with_signal_sets(prepare(df, taxonomy=tax), table, use_text=True), taxonomy=tax)
+    s = Searcher(d, fallback=table.fallback, min_support=5, alpha=0.05, min_gain=0.0)
+    routes = tuple(table.route)
+    rounds = moved = 0
+    for _ in range(4):
+        cur, rule = s.replay(routes)
+        cands = s.candidates(routes, cur, rule)
+        together = s.evaluate_all(cands, routes, cur)
+        n_together = s.n_evaluated
+        alone = [s.evaluate(c, routes, cur) for c in cands]
+        assert s.n_evaluated - n_together == sum(e is not None for e in alone)  # counted alike
+        routes_of: dict = {}
+        key_of: dict = {}
+        for c, (got, key), want in zip(cands, together, alone, strict=True):
+            assert (got is None) == (want is None), c.summary
+            if want is None:
+                continue
+            moved += 1
+            assert _same_evaluation(got, want), c.summary
+            assert routes_of.setdefault(key, want.routes) == want.routes, c.summary
+            assert key_of.setdefault(want.routes, key) == key, c.summary
+        rounds += 1
+        best = max((e for e, _ in together if e is not None and e.gain > 0), key=lambda e: e.gain, default=None)
+        if best is None:
+            break
+        routes = best.routes
+        if rounds == 1:
+            s.forget_before(best.cand.signals, max(1, d.n_weeks // 2))  # forgotten weeks: new counts
+    assert rounds >= 2 and moved > 100
+
+
 # --------------------------------------------------------------------------- suspect labels
 
 

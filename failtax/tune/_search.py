@@ -176,6 +176,62 @@ def change_point_test(b_w: np.ndarray, c_w: np.ndarray) -> tuple[int | None, flo
     return k + 1, min(1.0, float(special.chdtrc(1, stat)) * (W - 1))
 
 
+#: Booleans replayed at once: (candidates × routes × signal sets) of one block.
+_BLOCK = 1 << 23
+
+
+class _RouteLibrary:
+    """The distinct routes of a round's candidates, each with its mask and bucket, found by
+    identity (most are the round's own route objects) and otherwise by value."""
+
+    def __init__(self, searcher: Searcher, routes: Sequence[RouteRule]):
+        self._s = searcher
+        self.masks: list[np.ndarray] = []
+        self.buckets: list[int] = []
+        self._by_value: dict[RouteRule, int] = {}
+        self._by_id: dict[int, int] = {}
+        self._alive: list[RouteRule] = []  # keeps every id in _by_id taken
+        self.rows(routes)
+
+    def rows(self, routes: Sequence[RouteRule]) -> tuple[int, ...]:
+        out = tuple(map(self._by_id.get, map(id, routes)))
+        if None not in out:
+            return out
+        return tuple(self._add(r) if i is None else i for r, i in zip(routes, out, strict=True))
+
+    def _add(self, r: RouteRule) -> int:
+        i = self._by_value.get(r)
+        if i is None:
+            i = self._by_value[r] = len(self.masks)
+            self.masks.append(self._s._mask(r))
+            self.buckets.append(self._s.bidx[r.bucket])
+        self._by_id[id(r)] = i
+        self._alive.append(r)
+        return i
+
+
+class _RoundSums:
+    """Per set and week, the decisions that agree under the set's current bucket and under
+    each other bucket, so that a candidate's weekly figures are sums over the sets it moves."""
+
+    def __init__(self, counts: np.ndarray, d: Design, cur: np.ndarray):
+        agree = d.agree.astype(np.int64)  # (Kd, B)
+        now = counts * d.agree[:, cur].T[:, :, None]  # (U, Kd, W): agreeing under the current bucket
+        self.agree_to = np.einsum("ukw,kb->ubw", counts, agree)  # under each bucket
+        self.agree_both = np.einsum("ukw,kb->ubw", now, agree)  # under both
+        self.agree_now = now.sum(axis=1)  # (U, W)
+        self.rows = counts[:, d.kind_agree_row, :].sum(axis=1)
+        self.labelled = counts[:, d.kind_label >= 0, :].sum(axis=1)
+        self.total = counts.sum(axis=(1, 2))
+
+    def per_week(self, ms: np.ndarray, nw: np.ndarray) -> np.ndarray:
+        """Wins, losses, old and new agreeing, agreement rows, labelled: (6, W)."""
+        to = self.agree_to[ms, nw].sum(axis=0)
+        both = self.agree_both[ms, nw].sum(axis=0)
+        now = self.agree_now[ms].sum(axis=0)
+        return np.stack([to - both, now - both, now, to, self.rows[ms].sum(axis=0), self.labelled[ms].sum(axis=0)])
+
+
 class Searcher:
     """Greedy search over route edits on one design."""
 
@@ -270,6 +326,14 @@ class Searcher:
         lab = np.broadcast_to(d.kind_label >= 0, ao.shape)
         masks = np.stack([an & ~ao, ao & ~an, ao, an, row, lab], axis=2).astype(np.int64)  # (m, Kd, 6)
         per_week = np.einsum("mkw,mkj->jw", sub, masks)  # (6, W)
+        measured = self._measure(ms, o, nw, per_week, sub.sum(axis=(1, 2)), drift_alpha)
+        return Evaluation(cand=cand, routes=new_routes, **measured)
+
+    def _measure(self, ms: np.ndarray, o: np.ndarray, nw: np.ndarray, per_week: np.ndarray, per_set: np.ndarray,
+                 drift_alpha: float | None) -> dict:
+        """An evaluation's figures from the moved sets ``ms`` (old buckets ``o``, new ``nw``),
+        their weekly wins, losses, old and new agreeing, agreement and labelled decisions
+        (``per_week``, 6 × W) and their decisions per set."""
         b_w, c_w = per_week[0], per_week[1]
         tb, tc = b_w.sum(), c_w.sum()
         since, since_p = change_point_test(b_w, c_w) if (tb >= 3 and tc > 0) else (None, 1.0)
@@ -279,7 +343,6 @@ class Searcher:
         tot = per_week[:, sl].sum(axis=1)
         wins, losses, k_old, k_new, n_moved, support = (int(x) for x in tot)
         N = int(self.week_tot[sl].sum())
-        per_set = sub.sum(axis=(1, 2))
         moved = int(per_set.sum())
         gain = (wins - losses) / N if N else 0.0
         if n_moved > 0 and N > 0 and wins > losses:
@@ -287,12 +350,78 @@ class Searcher:
             lo, hi = lo * n_moved / N, hi * n_moved / N
         else:
             lo = hi = math.nan
-        return Evaluation(
-            cand=cand, routes=new_routes, moved=moved, support=support, wins=wins, losses=losses,
+        return dict(
+            moved=moved, support=support, wins=wins, losses=losses,
             n=N, k_old=k_old, k_new=k_new, n_moved=n_moved, gain=gain, gain_low=lo, gain_high=hi,
             p_value=sign_test_greater(wins, losses), since=since, transitions=(o, nw, per_set),
             effect=hash((ms.tobytes(), nw.tobytes())), moved_sets=ms, since_p=since_p,
         )
+
+    def evaluate_all(self, cands: Sequence[Candidate], routes: tuple[RouteRule, ...],
+                     cur: np.ndarray) -> list[tuple[Evaluation | None, tuple[int, ...] | None]]:
+        """``[evaluate(c, routes, cur) for c in cands]``, replayed together, each with a key
+        equal for two candidates exactly when their edited routes are equal.
+
+        A round holds thousands of candidates on a few hundred signal sets, and one edit
+        leaves most routes as they were (the same objects). The candidates' route lists
+        become rows of indices into one library of route masks and are replayed as one
+        (candidates × routes × sets) array, a block of candidates at a time; the figures of
+        a candidate depend only on the sets it moves and their new buckets, so candidates
+        with the same effect are measured once, from per-set weekly sums of the round.
+        """
+        d = self.d
+        out: list[tuple[Evaluation | None, tuple[int, ...] | None]] = [(None, None)] * len(cands)
+        lib = _RouteLibrary(self, routes)
+        todo = []  # (candidate position, edited routes, their library rows, touched sets)
+        touched_sets: dict[tuple[str, ...], np.ndarray] = {}
+        for i, cand in enumerate(cands):
+            try:
+                new_routes = apply_edits(routes, cand.edits)
+            except (KeyError, ValueError):
+                continue
+            set_ids = touched_sets.get(cand.touched)
+            if set_ids is None:
+                set_ids = touched_sets[cand.touched] = d.sets_with(cand.touched)
+            if len(set_ids):
+                todo.append((i, new_routes, lib.rows(new_routes), set_ids))
+        if not todo:
+            return out
+        n_sets = d.sets.shape[0]
+        masks = np.vstack([*lib.masks, np.zeros(n_sets, dtype=bool)])  # the last row: padding, never matches
+        buckets = np.array([*lib.buckets, self.fallback], dtype=np.int64)
+        pad = len(lib.masks)
+        width = max(len(t[2]) for t in todo)
+        sums = _RoundSums(self.counts, d, cur)
+        measured: dict[tuple[bytes, bytes], dict] = {}
+        step = max(1, _BLOCK // (width * n_sets))
+        for a in range(0, len(todo), step):
+            block = todo[a:a + step]
+            touched = np.concatenate([t[3] for t in block])
+            cols = np.unique(touched)
+            idx = np.full((len(block), width), pad, dtype=np.intp)
+            for r, t in enumerate(block):
+                idx[r, :len(t[2])] = t[2]
+            m = masks[:, cols][idx]  # (block, width, cols)
+            first = m.argmax(axis=1)
+            nb = np.where(m.any(axis=1), np.take_along_axis(buckets[idx], first, axis=1), self.fallback)
+            on = np.zeros(nb.shape, dtype=bool)
+            on[np.repeat(np.arange(len(block)), [len(t[3]) for t in block]), np.searchsorted(cols, touched)] = True
+            rows, where = np.nonzero(on & (nb != cur[cols]))
+            bounds = np.searchsorted(rows, np.arange(len(block) + 1))
+            for r, (i, new_routes, lib_rows, _) in enumerate(block):
+                lo, hi = bounds[r], bounds[r + 1]
+                if lo == hi:
+                    continue
+                self.n_evaluated += 1
+                ms = cols[where[lo:hi]]
+                nw = nb[r, where[lo:hi]]
+                key = (ms.tobytes(), nw.tobytes())
+                fig = measured.get(key)
+                if fig is None:
+                    o = cur[ms]
+                    fig = measured[key] = self._measure(ms, o, nw, sums.per_week(ms, nw), sums.total[ms], None)
+                out[i] = (Evaluation(cand=cands[i], routes=new_routes, **fig), lib_rows)
+        return out
 
     def refusal(self, e: Evaluation, alpha_adj: float) -> str:
         """Why ``e`` is refused, or ``""`` when it passes every gate."""
@@ -375,14 +504,15 @@ class Searcher:
         self.L = self.d.with_counts(counts).label_counts()
 
     def _evaluate_all(self, routes: tuple[RouteRule, ...], cur: np.ndarray, rule: np.ndarray) -> list[Evaluation]:
-        out = []
-        seen: set[tuple[RouteRule, ...]] = set()
-        for i, c in enumerate(self.candidates(routes, cur, rule)):
+        cands = self.candidates(routes, cur, rule)
+        for i, c in enumerate(cands):
             c.order = i
-            e = self.evaluate(c, routes, cur)
-            if e is None or e.routes in seen:
+        out = []
+        seen: set[tuple[int, ...]] = set()
+        for e, key in self.evaluate_all(cands, routes, cur):
+            if e is None or key in seen:
                 continue
-            seen.add(e.routes)
+            seen.add(key)
             out.append(e)
         return out
 
