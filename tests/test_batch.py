@@ -13,6 +13,7 @@ import gzip
 import json
 import random
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -448,6 +449,37 @@ def test_a_compiled_database_is_kept_and_read_back(tmp_path: Path, monkeypatch: 
     monkeypatch.delenv("FAILTAX_CACHE_DIR")
     assert _scan.cache_dir() == tmp_path / "home" / "failtax"
     _scan._engine.cache_clear()
+
+
+@pytest.mark.parametrize("kind", [pa.string(), pa.large_string(), pa.string_view()])
+def test_null_rows_are_read_from_the_validity_bitmap_at_any_offset(kind: pa.DataType) -> None:
+    from failtax._batch_input import _valid
+
+    values = ["HTTP 429 from the gateway", None, "short", None, "x" * 40, "", None] * 3
+    arrays = [pa.array(values, type=kind), pa.array([v for v in values if v is not None], type=kind)]
+    for arr in arrays:
+        for off in range(len(arr)):
+            for n in (0, 1, 5, len(arr) - off):
+                part = arr.slice(off, n)
+                assert _valid(part).tolist() == [v is not None for v in arr.to_pylist()[off:off + n]], (kind, off, n)
+
+
+def test_classifying_a_file_in_a_new_process_does_not_import_pandas(tmp_path: Path) -> None:
+    """Half a second of every ``failtax classify``: the batch path reads texts through
+    Arrow and polars only."""
+    f = tmp_path / "one.jsonl"
+    f.write_text('{"id": "a", "text": "HTTP 429 Too Many Requests"}\n{"id": "b", "text": null}\n')
+    code = ("import atexit, sys\n"
+            "atexit.register(lambda: print('pandas imported:', 'pandas' in sys.modules, file=sys.stderr))\n"
+            "from failtax.cli import main\nmain()\n")
+    r = subprocess.run([sys.executable, "-c", code, "classify", "--taxonomy", "replay", str(f)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "pandas imported: False" in r.stderr
+    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [x["id"] for x in rows] == ["a", "b"]
+    assert [x["bucket"] for x in rows] == [failtax.classify({"text": "HTTP 429 Too Many Requests"}, taxonomy="replay").bucket,
+                                           failtax.classify({"text": None}, taxonomy="replay").bucket]
 
 
 def test_the_prefilters_of_a_table_are_kept_and_read_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
