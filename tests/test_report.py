@@ -235,8 +235,8 @@ def test_a_failing_run_leaves_the_previous_report_intact(default_run, checkout: 
 def test_a_run_killed_midway_leaves_the_previous_report_intact(default_run, checkout: Path) -> None:
     _r, out = default_run
     before = _tree(out)
-    # The last two weeks only: quick, and still every step.
-    proc = subprocess.Popen([*CMD, "report", "--taxonomy", "replay", "--since", "2026-10-19", "--out", str(out)],
+    # The pre-execution decisions of the last two weeks only: quick, and still every step.
+    proc = subprocess.Popen([*CMD, "report", "--taxonomy", "preexec", "--since", "2026-10-19", "--out", str(out)],
                             cwd=checkout,
                             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     seen = []
@@ -260,9 +260,11 @@ def test_a_run_killed_midway_leaves_the_previous_report_intact(default_run, chec
 def test_a_step_that_fails_is_named_with_exit_3(checkout: Path, tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder\n")
-    r = _run(["report", "--taxonomy", "regen", "--since", "2026-10-19", "--out", str(blocker / "report"),
-              "--no-progress"], checkout)
+    # Every step runs before the write fails: the quickest report that has them all.
+    r = _run(["report", "--taxonomy", "preexec", "--since", "2026-10-19", "--out", str(blocker / "report")],
+             checkout)
     assert r.returncode == 3, r.stderr
+    assert all(f"step {i}/8" in r.stderr for i in range(1, 9)), r.stderr
     assert "failtax: report step 'write' failed:" in r.stderr
     assert "Traceback" not in r.stderr
 
