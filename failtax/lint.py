@@ -79,6 +79,7 @@ not validate at all (its message names the file, the rule and the reason).
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -486,6 +487,7 @@ def _literal_problem(lit: str) -> str | None:
 
 def _lint_extract(extract: tuple[ExtractRule, ...]) -> list[LintFinding]:
     out: list[LintFinding] = []
+    unfiltered = _unfiltered_alternatives([e.regex for e in extract if e.regex is not None])
     seen: dict[tuple[Any, ...], ExtractRule] = {}
     for e in extract:
         key = _conditions(e)
@@ -569,7 +571,7 @@ def _lint_extract(extract: tuple[ExtractRule, ...]) -> list[LintFinding]:
                                   f"only ASCII letters are matched case-insensitively",
                                   "write the literal as the text shows it, or add a lower-case variant"))
         if e.regex is not None:
-            out.extend(_lint_regex(e))
+            out.extend(_lint_regex(e, unfiltered[e.regex]))
     return out
 
 
@@ -788,15 +790,21 @@ def _regex_dead_parts(pattern: str) -> tuple[bool, str] | None:
     return (dead, "; ".join(dict.fromkeys(whys))) if whys else None
 
 
-@functools.lru_cache(maxsize=4096)
-def _unfiltered_alternatives(pattern: str) -> tuple[str, ...]:
-    """The top-level alternatives of ``pattern`` no literal prefilter can be derived for."""
-    from failtax._scan import exact_literals, required_literals, split_alternatives
+def _unfiltered_alternatives(patterns: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Per pattern, the top-level alternatives no literal prefilter can be derived for.
 
-    return tuple(a for a in split_alternatives(pattern) if exact_literals(a) is None and required_literals(a) is None)
+    Read from the prefilters batch classification derives (kept in the cache folder
+    between processes: deriving them for a table's regexes takes a second)."""
+    from failtax._scan import prefilters, split_alternatives
+
+    split = {p: split_alternatives(p) for p in dict.fromkeys(patterns)}
+    found = iter(prefilters([a for alts in split.values() for a in alts], superset=False))
+    return {p: tuple(a for a, f in zip(alts, itertools.islice(found, len(alts)), strict=True)
+                     if f.exact is None and f.required is None)
+            for p, alts in split.items()}
 
 
-def _lint_regex(e: ExtractRule) -> list[LintFinding]:
+def _lint_regex(e: ExtractRule, unfiltered: Sequence[str]) -> list[LintFinding]:
     assert e.regex is not None
     out = [
         _f(WARNING, "unfiltered-regex", "extract", e.id,
@@ -804,7 +812,7 @@ def _lint_regex(e: ExtractRule) -> list[LintFinding]:
            "classification runs it on every record",
            "anchor it on a word or code every match includes (e.g. 'quota' in '\\bquota\\s*exceeded'), "
            "or say it with 'contains'")
-        for alt in _unfiltered_alternatives(e.regex)
+        for alt in unfiltered
     ]
     found = _regex_dead_parts(e.regex)
     if found is None:

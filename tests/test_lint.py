@@ -469,6 +469,35 @@ def test_regex_alternatives_that_batch_classification_must_run_on_every_record(
         assert repr(alt) in x.message and "every record" in x.message
 
 
+def test_unfiltered_alternatives_are_read_from_the_kept_prefilters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lint reads which alternatives have no literal prefilter from the prefilters batch
+    classification keeps in the cache folder: the same findings derived and read back,
+    and nothing derived again once kept."""
+    from failtax import _scan
+    from failtax.lint import _extract_findings
+
+    regexes = ["\\\\d{3}\\\\s+\\\\w+", "quota exceeded|[a-z]+\\\\d+", "status[:=]\\\\s*503"]
+    extract = "".join(f'\n[[extract]]\nid = "rx{i}"\nsignal = "a"\nregex = "{r}"\n' for i, r in enumerate(regexes))
+    t = _table(tmp_path, ROUTE_ALL, extract=extract)
+
+    def findings() -> list:
+        _extract_findings.cache_clear()
+        return [(x.rule, x.message) for x in lint_table(t) if x.code == "unfiltered-regex"]
+
+    monkeypatch.setenv("FAILTAX_CACHE_DIR", "")  # nothing kept: derived
+    derived = findings()
+    assert [rule for rule, _ in derived] == ["rx0", "rx1"] and "'[a-z]+\\\\d+'" in derived[1][1]
+    monkeypatch.setenv("FAILTAX_CACHE_DIR", str(tmp_path / "cache"))
+    assert findings() == derived
+    assert len(list((tmp_path / "cache" / "prefilters").iterdir())) == 1
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("derived again instead of read from the cache")
+
+    monkeypatch.setattr(_scan.Prefilter, "of", refuse)
+    assert findings() == derived
+
+
 # --------------------------------------------------------------------------- entry points
 
 
