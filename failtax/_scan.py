@@ -27,6 +27,7 @@ its start can be. Records holding a character RE2 folds onto an ASCII letter
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -34,7 +35,7 @@ import os
 import platform
 import sys
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from re import _parser as sre_parse  # type: ignore[attr-defined]
@@ -714,12 +715,17 @@ class HyperscanEngine:
         self.regex_ok = [rx is not None for rx in regexes]
         path = _cache_path(exprs, ids, self.n_literals, regexes)
         cached = _load_compiled(path, len(regexes)) if path is not None else None
+        if cached is None and path is not None:
+            with _kept_file_lock(path):  # another process compiling the same: wait, then read its file
+                cached = _load_compiled(path, len(regexes))
+                if cached is None:
+                    self._compile(hyperscan, exprs, ids, regexes)
+                    _save_compiled(path, self.regex_ok, self._db)
+                    return
         if cached is not None:
             self.regex_ok, self._db = cached
             return
         self._compile(hyperscan, exprs, ids, regexes)
-        if path is not None:
-            _save_compiled(path, self.regex_ok, self._db)
 
     def _compile(self, hyperscan: Any, exprs: list[bytes], ids: list[int], regexes: Sequence[str | None]) -> None:
         caseless = hyperscan.HS_FLAG_CASELESS
@@ -813,6 +819,30 @@ def _kept_file(kind: str, key: Any, suffix: str) -> Path | None:
     if folder is None:
         return None
     return folder / kind / f"{hashlib.sha256(json.dumps(key).encode('utf-8')).hexdigest()}{suffix}"
+
+
+@contextlib.contextmanager
+def _kept_file_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock named for the kept file ``path`` (in the cache folder's
+    ``locks`` folder): processes that would compile the same database at once (test
+    workers, ``classify -j`` workers, Spark's Python workers, a first run of a table)
+    compile it once, the others read the file. Without locks (no ``fcntl``, a read-only
+    folder) each compiles for itself, as before."""
+    try:
+        import fcntl
+
+        folder = path.parent.parent / "locks"
+        folder.mkdir(parents=True, exist_ok=True)
+        f = open(folder / f"{path.name}.lock", "a+b")  # noqa: SIM115 - held for the block below
+    except (ImportError, OSError):
+        yield
+        return
+    with f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX)
+        except OSError:
+            pass
+        yield
 
 
 def _cache_path(literal_exprs: Sequence[bytes], ids: Sequence[int], n_literals: int,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import random
 import subprocess
 import sys
@@ -449,6 +450,42 @@ def test_a_compiled_database_is_kept_and_read_back(tmp_path: Path, monkeypatch: 
     monkeypatch.delenv("FAILTAX_CACHE_DIR")
     assert _scan.cache_dir() == tmp_path / "home" / "failtax"
     _scan._engine.cache_clear()
+
+
+_COMPILE_ONCE = """
+import sys, time
+from failtax import _scan
+
+compile_ = _scan.HyperscanEngine._compile
+
+def slow_compile(self, *args, **kwargs):
+    with open(sys.argv[1], "a") as log:
+        log.write("compiled\\n")
+    time.sleep(1.5)  # a compile long enough for the other process to want the same database
+    return compile_(self, *args, **kwargs)
+
+_scan.HyperscanEngine._compile = slow_compile
+import polars as pl
+from failtax.batch import classify_batch
+texts = pl.DataFrame({"text": ["Electron crashed", "TimeoutError: waiting for selector failed", "nothing"]})
+print(classify_batch(texts, taxonomy="replay", engine="hyperscan")["bucket"].to_list())
+"""
+
+
+def test_processes_wanting_the_same_database_at_once_compile_it_once(tmp_path: Path) -> None:
+    """Test workers, ``classify -j`` workers and Spark's Python workers start together on
+    a fresh cache folder: one compiles the table's database, the others wait for its
+    file and read it."""
+    pytest.importorskip("hyperscan")
+    log = tmp_path / "compiles.log"
+    env = {**os.environ, "FAILTAX_CACHE_DIR": str(tmp_path / "cache")}
+    procs = [subprocess.Popen([sys.executable, "-c", _COMPILE_ONCE, str(log)], env=env, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(3)]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0], [err for _, err in outs]
+    assert len({out for out, _ in outs}) == 1  # the same answers
+    assert log.read_text() == "compiled\n"
+    assert len(list((tmp_path / "cache" / "hyperscan").glob("*.hsdb"))) == 1
 
 
 @pytest.mark.parametrize("kind", [pa.string(), pa.large_string(), pa.string_view()])
