@@ -467,8 +467,9 @@ def slow_compile(self, *args, **kwargs):
 _scan.HyperscanEngine._compile = slow_compile
 import polars as pl
 from failtax.batch import classify_batch
+from failtax.table import read_table
 texts = pl.DataFrame({"text": ["Electron crashed", "TimeoutError: waiting for selector failed", "nothing"]})
-print(classify_batch(texts, taxonomy="replay", engine="hyperscan")["bucket"].to_list())
+print(classify_batch(texts, table=read_table(sys.argv[2]), engine="hyperscan")["bucket"].to_list())
 """
 
 
@@ -477,9 +478,17 @@ def test_processes_wanting_the_same_database_at_once_compile_it_once(tmp_path: P
     a fresh cache folder: one compiles the table's database, the others wait for its
     file and read it."""
     pytest.importorskip("hyperscan")
+    import dataclasses
+
+    from failtax.table import save_table
+
+    # A small table (its text rules only, a dozen): compiled in milliseconds, slowed above.
+    replay = load_table("replay")
+    table = tmp_path / "small.toml"
+    save_table(dataclasses.replace(replay, extract=tuple(r for r in replay.extract if r.uses_text)[:12]), table)
     log = tmp_path / "compiles.log"
     env = {**os.environ, "FAILTAX_CACHE_DIR": str(tmp_path / "cache")}
-    procs = [subprocess.Popen([sys.executable, "-c", _COMPILE_ONCE, str(log)], env=env, text=True,
+    procs = [subprocess.Popen([sys.executable, "-c", _COMPILE_ONCE, str(log), str(table)], env=env, text=True,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(3)]
     outs = [p.communicate(timeout=300) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], [err for _, err in outs]
