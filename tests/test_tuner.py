@@ -333,7 +333,7 @@ def _same_evaluation(got, want) -> bool:
     return True
 
 
-@pytest.mark.parametrize("taxonomy, seed, n", [("replay", 2, 4000), ("regen", 5, 3000)])
+@pytest.mark.parametrize("taxonomy, seed, n", [("replay", 2, 3000), ("regen", 5, 2000)])
 def test_candidates_replayed_together_measure_as_each_alone(taxonomy, seed, n):
     """A round's candidates are replayed as one array and measured once per effect: every
     figure of every candidate, in three rounds of a search (after accepted changes and a
