@@ -378,6 +378,29 @@ def test_candidates_replayed_together_measure_as_each_alone(taxonomy, seed, n):
     assert rounds >= 2 and moved > 100
 
 
+def test_a_candidate_that_removes_the_only_route_is_measured_like_alone():
+    """Replayed together, a route list left empty decides every set by the fallback."""
+    from failtax.taxonomy import load_taxonomy
+    from failtax.tune._design import build_design
+    from failtax.tune._frame import prepare, with_signal_sets
+    from failtax.tune._search import Candidate, Searcher
+
+    df = data("replay", 2, "all", 1500)[0]
+    tax = load_taxonomy("replay")
+    table = load_table("replay")
+    d = build_design(with_signal_sets(prepare(df, taxonomy=tax), table, use_text=True), taxonomy=tax)
+    s = Searcher(d, fallback=table.fallback, min_support=5, alpha=0.05, min_gain=0.0)
+    only = table.route[0]
+    cur, _ = s.replay((only,))
+    remove = Candidate("remove-route", f"remove route {only.id!r}", (RouteEdit.remove(only.id),),
+                       only.positive_signals, None, only.positive_signals)
+    [(got, key)] = s.evaluate_all([remove], (only,), cur)
+    want = s.evaluate(remove, (only,), cur)
+    assert want is not None and want.routes == () and key == ()
+    assert _same_evaluation(got, want)
+    assert set(got.transitions[1].tolist()) == {s.fallback}
+
+
 # --------------------------------------------------------------------------- suspect labels
 
 

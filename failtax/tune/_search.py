@@ -390,7 +390,7 @@ class Searcher:
         masks = np.vstack([*lib.masks, np.zeros(n_sets, dtype=bool)])  # the last row: padding, never matches
         buckets = np.array([*lib.buckets, self.fallback], dtype=np.int64)
         pad = len(lib.masks)
-        width = max(len(t[2]) for t in todo)
+        width = max(1, max(len(t[2]) for t in todo))  # (a candidate may remove the only route)
         sums = _RoundSums(self.counts, d, cur)
         measured: dict[tuple[bytes, bytes], dict] = {}
         step = max(1, _BLOCK // (width * n_sets))
