@@ -254,17 +254,22 @@ def test_changes_replay_onto_the_base_table():
     assert apply_changes(t.base_table_, t.changes_).route == t.table_.route
 
 
-def test_fast_evaluation_matches_a_full_replay():
+def _searcher(taxonomy: str, seed: int, n: int):
+    """A search on the design of ``n`` synthetic decisions with every planted defect."""
     from failtax.taxonomy import load_taxonomy
     from failtax.tune._design import build_design
     from failtax.tune._frame import prepare, with_signal_sets
     from failtax.tune._search import Searcher
 
-    df = data("replay", 2, "all", 4000)[0]
-    tax = load_taxonomy("replay")
-    table = load_table("replay")
+    df = data(taxonomy, seed, "all", n)[0]
+    tax = load_taxonomy(taxonomy)
+    table = load_table(taxonomy)
     d = build_design(with_signal_sets(prepare(df, taxonomy=tax), table, use_text=True), taxonomy=tax)
-    s = Searcher(d, fallback=table.fallback, min_support=5, alpha=0.05, min_gain=0.0)
+    return Searcher(d, fallback=table.fallback, min_support=5, alpha=0.05, min_gain=0.0), d, table
+
+
+def test_fast_evaluation_matches_a_full_replay():
+    s, d, table = _searcher("replay", 2, 4000)
     cur, rule = s.replay(table.route)
     checked = 0
     for cand in s.candidates(table.route, cur, rule)[::7]:
@@ -285,17 +290,10 @@ def test_a_candidate_replayed_on_the_sets_it_touches_matches_a_plain_replay():
     """The search replays each candidate edit on the signal sets it touches, with route
     masks it keeps per route: every candidate's buckets and deciding routes equal
     :func:`~failtax.tune._design.replay_routes` from scratch on those sets."""
-    from failtax.taxonomy import load_taxonomy
-    from failtax.tune._design import build_design, replay_routes
-    from failtax.tune._frame import prepare, with_signal_sets
-    from failtax.tune._search import Searcher
+    from failtax.tune._design import replay_routes
     from failtax.tune.changes import apply_edits
 
-    df = data("replay", 2, "all", 4000)[0]
-    tax = load_taxonomy("replay")
-    table = load_table("replay")
-    d = build_design(with_signal_sets(prepare(df, taxonomy=tax), table, use_text=True), taxonomy=tax)
-    s = Searcher(d, fallback=table.fallback, min_support=5, alpha=0.05, min_gain=0.0)
+    s, d, table = _searcher("replay", 2, 4000)
     base = tuple(table.route)
     cur, rule = s.replay(base)
     made = kept_only = 0
@@ -339,16 +337,7 @@ def test_candidates_replayed_together_measure_as_each_alone(taxonomy, seed, n):
     figure of every candidate, in three rounds of a search (after accepted changes and a
     drift that forgets early weeks), equals the candidate evaluated alone, and two
     candidates get the same key exactly when their edited routes are equal."""
-    from failtax.taxonomy import load_taxonomy
-    from failtax.tune._design import build_design
-    from failtax.tune._frame import prepare, with_signal_sets
-    from failtax.tune._search import Searcher
-
-    df = data(taxonomy, seed, "all", n)[0]
-    tax = load_taxonomy(taxonomy)
-    table = load_table(taxonomy)
-    d = build_design(with_signal_sets(prepare(df, taxonomy=tax), table, use_text=True), taxonomy=tax)
-    s = Searcher(d, fallback=table.fallback, min_support=5, alpha=0.05, min_gain=0.0)
+    s, d, table = _searcher(taxonomy, seed, n)
     routes = tuple(table.route)
     rounds = moved = 0
     for _ in range(3):
@@ -380,16 +369,9 @@ def test_candidates_replayed_together_measure_as_each_alone(taxonomy, seed, n):
 
 def test_a_candidate_that_removes_the_only_route_is_measured_like_alone():
     """Replayed together, a route list left empty decides every set by the fallback."""
-    from failtax.taxonomy import load_taxonomy
-    from failtax.tune._design import build_design
-    from failtax.tune._frame import prepare, with_signal_sets
-    from failtax.tune._search import Candidate, Searcher
+    from failtax.tune._search import Candidate
 
-    df = data("replay", 2, "all", 1500)[0]
-    tax = load_taxonomy("replay")
-    table = load_table("replay")
-    d = build_design(with_signal_sets(prepare(df, taxonomy=tax), table, use_text=True), taxonomy=tax)
-    s = Searcher(d, fallback=table.fallback, min_support=5, alpha=0.05, min_gain=0.0)
+    s, d, table = _searcher("replay", 2, 1500)
     only = table.route[0]
     cur, _ = s.replay((only,))
     remove = Candidate("remove-route", f"remove route {only.id!r}", (RouteEdit.remove(only.id),),
