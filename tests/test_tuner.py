@@ -383,6 +383,46 @@ def test_a_candidate_that_removes_the_only_route_is_measured_like_alone():
     assert set(got.transitions[1].tolist()) == {s.fallback}
 
 
+def test_text_signals_found_once_and_remembered_equal_those_found_anew(monkeypatch):
+    """A fit and its backtests read overlapping windows of the same texts: the signals of
+    each distinct text are found once and remembered (up to ``MEMO_TEXTS`` texts). Per
+    row, remembered answers equal the batch extractor's over all texts and the per-text
+    loop's, for the whole column, a window of it, and with nulls; a window already seen
+    runs no extractor; past the bound the memory starts again."""
+    from failtax.tune import _frame
+
+    texts = data("regen", 3, "all", 1500)[0]["text"]
+    texts = pl.concat([texts, pl.Series([None, "", texts[0]], dtype=pl.Utf8)])
+    table = load_table("regen")
+
+    def rows(series: pl.Series) -> list[list[str]]:
+        idx, patterns = _frame.text_signal_patterns(series, table)
+        assert patterns[0] == ()
+        return [sorted(patterns[i]) for i in idx]
+
+    _frame._memo.clear()
+    with monkeypatch.context() as m:
+        m.setattr(_frame, "MEMO_TEXTS", 0)  # every text found anew, by the batch extractor
+        batch = rows(texts)
+        m.setattr(_frame, "_text_signals_batch", lambda *a: None)  # by the per-text loop
+        loop = rows(texts[:300])
+    assert not _frame._memo
+    assert batch[:300] == loop and sum(map(bool, batch)) > 100
+    assert rows(texts) == batch  # found, remembered
+    with monkeypatch.context() as m:
+        def refuse(*args):
+            raise AssertionError("found again")
+        m.setattr(_frame, "_text_signals_batch", refuse)
+        m.setattr(_frame, "_text_signals_loop", refuse)
+        assert rows(texts[500:1200]) == batch[500:1200]  # a window: all remembered
+        assert rows(texts.reverse()) == batch[::-1]
+    with monkeypatch.context() as m:
+        m.setattr(_frame, "MEMO_TEXTS", 1000)
+        assert rows(texts[:900]) == batch[:900]
+        [memo] = [v for k, v in _frame._memo.items() if k[0] == "regen"]
+        assert len(memo) <= 1000  # started again past the bound
+
+
 # --------------------------------------------------------------------------- suspect labels
 
 

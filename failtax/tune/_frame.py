@@ -11,6 +11,7 @@ is not re-evaluated: the tool's named signals already reflect it.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
@@ -175,7 +176,8 @@ def text_signal_patterns(texts: pl.Series, table: RuleTable) -> tuple[np.ndarray
 
     Pattern 0 is always the empty pattern (no text, or nothing found). Texts are
     classified once each (the batch extractor when the package has one, else
-    :func:`failtax.classify.extract_signals` per distinct text).
+    :func:`failtax.classify.extract_signals` per distinct text); up to
+    :data:`MEMO_TEXTS` distinct texts are remembered for the next call.
     """
     n = texts.len()
     rules = text_rules(table)
@@ -186,8 +188,18 @@ def text_signal_patterns(texts: pl.Series, table: RuleTable) -> tuple[np.ndarray
     codes = texts.cast(pl.Categorical).to_physical().cast(pl.Int64).fill_null(-1).to_numpy()
     frame = pl.DataFrame({"text": texts, "_c": pl.Series(codes, dtype=pl.Int64)})
     uniq = frame.filter(pl.col("text").is_not_null()).unique("_c", maintain_order=True)
-    mat_names = _text_signals_batch(uniq["text"], sub)
-    if mat_names is not None:
+    found: list[tuple[str, ...]] | None = None
+    if uniq.height <= MEMO_TEXTS:  # (the usual case: remembered, so read again for free)
+        found = _remembered_signals(uniq["text"].to_list(), sub)
+    else:
+        mat_names = _text_signals_batch(uniq["text"], sub)
+        if mat_names is None:
+            found = _text_signals_loop(uniq["text"].to_list(), sub)
+    if found is not None:
+        lut: dict[tuple[str, ...], int] = {}
+        inv = np.fromiter((lut.setdefault(f, len(lut)) for f in found), dtype=np.int64, count=len(found))
+        patterns = list(lut)
+    else:
         mat, names = mat_names
         order = list(dict.fromkeys(r.signal for r in sub.extract))
         cols = [names.index(s) for s in order if s in names]
@@ -202,11 +214,6 @@ def text_signal_patterns(texts: pl.Series, table: RuleTable) -> tuple[np.ndarray
             pats, inv = np.unique(packed, axis=0, return_inverse=True)
             patterns = [tuple(keep[j] for j in np.flatnonzero(np.unpackbits(p)[: len(keep)])) for p in pats]
         inv = np.asarray(inv).reshape(-1)
-    else:
-        found = _text_signals_loop(uniq["text"].to_list(), sub)
-        lut: dict[tuple[str, ...], int] = {}
-        inv = np.fromiter((lut.setdefault(f, len(lut)) for f in found), dtype=np.int64, count=len(found))
-        patterns = list(lut)
     # Re-number so that pattern 0 is the empty one.
     patterns_full = [()] + [p for p in patterns if p]
     remap = np.array([patterns_full.index(p) if p else 0 for p in patterns], dtype=np.int64)
@@ -214,6 +221,49 @@ def text_signal_patterns(texts: pl.Series, table: RuleTable) -> tuple[np.ndarray
     by_code[uniq["_c"].to_numpy()] = remap[inv]
     out = np.where(texts.is_null().to_numpy(), 0, by_code[np.where(codes < 0, 0, codes)])
     return out.astype(np.int64), patterns_full
+
+
+#: Distinct texts whose text-rule signals are remembered per set of text rules (for the
+#: last few sets): a tuner's fit, its cross-validation and a report's backtests read
+#: overlapping windows of the same texts, and each would find their signals again.
+MEMO_TEXTS = 100_000
+_MEMO_TABLES = 4
+_memo: OrderedDict[tuple[str, tuple[ExtractRule, ...]], dict[str, tuple[str, ...]]] = OrderedDict()
+
+
+def _remembered_signals(texts: list[str], sub: RuleTable) -> list[tuple[str, ...]]:
+    """The signals ``sub``'s text rules find in each of the distinct ``texts`` (in table
+    order), found once per text while remembered."""
+    key = (sub.taxonomy, sub.extract)
+    memo = _memo.get(key)
+    if memo is None:
+        memo = _memo[key] = {}
+        while len(_memo) > _MEMO_TABLES:
+            _memo.popitem(last=False)
+    else:
+        _memo.move_to_end(key)
+    missing = [t for t in texts if t not in memo]
+    new = dict(zip(missing, _find_signals(missing, sub), strict=True)) if missing else {}
+    out = [new[t] if t in new else memo[t] for t in texts]
+    if len(memo) + len(new) > MEMO_TEXTS:
+        memo.clear()
+    memo.update(new)
+    return out
+
+
+def _find_signals(texts: list[str], sub: RuleTable) -> list[tuple[str, ...]]:
+    """The signals ``sub``'s text rules find in each text, in table order."""
+    mat_names = _text_signals_batch(pl.Series(texts, dtype=pl.Utf8), sub)
+    if mat_names is None:
+        return _text_signals_loop(texts, sub)
+    mat, names = mat_names
+    keep = [s for s in dict.fromkeys(r.signal for r in sub.extract) if s in names]
+    if not keep:
+        return [()] * len(texts)
+    mat = np.ascontiguousarray(mat[:, [names.index(s) for s in keep]], dtype=bool)
+    rows, inv = np.unique(np.packbits(mat, axis=1), axis=0, return_inverse=True)
+    found = [tuple(keep[j] for j in np.flatnonzero(np.unpackbits(r)[: len(keep)])) for r in rows]
+    return [found[i] for i in np.asarray(inv).reshape(-1)]
 
 
 def text_signals(texts: pl.Series, table: RuleTable) -> pl.Series:
