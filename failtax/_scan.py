@@ -35,15 +35,17 @@ import os
 import platform
 import sys
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from re import _parser as sre_parse  # type: ignore[attr-defined]
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from failtax.evidence import ascii_lower
+
+_T = TypeVar("_T")
 
 __all__ = [
     "FOLD_RISK",
@@ -584,16 +586,16 @@ def prefilters(alts: Sequence[str], superset: bool) -> list[Prefilter]:
     answered from an old file; a file that cannot be read or written only costs the
     derivation.
     """
-    path = _prefilter_path(alts, superset)
-    if path is not None:
+    def read(path: Path) -> list[Prefilter] | None:
         try:
             rows = json.loads(path.read_bytes())
             if isinstance(rows, list) and len(rows) == len(alts):
                 return [Prefilter(w, _tuple(e), s, _tuple(r)) for w, e, s, r in rows]
         except Exception:  # noqa: BLE001 - absent, unreadable or damaged: derive again
             pass
-    out = [Prefilter.of(a, superset) for a in alts]
-    if path is not None:
+        return None
+
+    def write(path: Path, out: list[Prefilter]) -> None:
         from failtax.table import atomic_write_bytes
 
         rows = [[p.width, p.exact, p.superset, p.required] for p in out]
@@ -601,7 +603,8 @@ def prefilters(alts: Sequence[str], superset: bool) -> list[Prefilter]:
             atomic_write_bytes(path, json.dumps(rows).encode("utf-8"))
         except OSError:
             pass  # a read-only home, a full disk: the answers are only not kept
-    return out
+
+    return _kept(_prefilter_path(alts, superset), read, lambda: [Prefilter.of(a, superset) for a in alts], write)
 
 
 def _tuple(v: Any) -> tuple[str, ...] | None:
@@ -713,19 +716,14 @@ class HyperscanEngine:
                 ids.append(i)
         #: per regex: True when hyperscan reports its superset, else the caller prefilters
         self.regex_ok = [rx is not None for rx in regexes]
-        path = _cache_path(exprs, ids, self.n_literals, regexes)
-        cached = _load_compiled(path, len(regexes)) if path is not None else None
-        if cached is None and path is not None:
-            with _kept_file_lock(path):  # another process compiling the same: wait, then read its file
-                cached = _load_compiled(path, len(regexes))
-                if cached is None:
-                    self._compile(hyperscan, exprs, ids, regexes)
-                    _save_compiled(path, self.regex_ok, self._db)
-                    return
-        if cached is not None:
-            self.regex_ok, self._db = cached
-            return
-        self._compile(hyperscan, exprs, ids, regexes)
+
+        def compile_() -> tuple[list[bool], Any]:
+            self._compile(hyperscan, exprs, ids, regexes)
+            return self.regex_ok, self._db
+
+        self.regex_ok, self._db = _kept(_cache_path(exprs, ids, self.n_literals, regexes),
+                                        lambda path: _load_compiled(path, len(regexes)), compile_,
+                                        lambda path, got: _save_compiled(path, *got))
 
     def _compile(self, hyperscan: Any, exprs: list[bytes], ids: list[int], regexes: Sequence[str | None]) -> None:
         caseless = hyperscan.HS_FLAG_CASELESS
@@ -821,13 +819,31 @@ def _kept_file(kind: str, key: Any, suffix: str) -> Path | None:
     return folder / kind / f"{hashlib.sha256(json.dumps(key).encode('utf-8')).hexdigest()}{suffix}"
 
 
+def _kept(path: Path | None, read: Callable[[Path], _T | None], make: Callable[[], _T],
+          write: Callable[[Path, _T], None]) -> _T:
+    """``read(path)`` when the kept file answers, else ``make()``, written to ``path``.
+
+    A miss is made under the lock of ``path`` and read again first, so processes that
+    want the same file at once (test workers, ``classify -j`` workers, Spark's Python
+    workers, a first run of a table) make it once and the others read it. Without a
+    path (``FAILTAX_CACHE_DIR`` empty) nothing is kept."""
+    if path is None:
+        return make()
+    got = read(path)
+    if got is None:
+        with _kept_file_lock(path):
+            got = read(path)
+            if got is None:
+                got = make()
+                write(path, got)
+    return got
+
+
 @contextlib.contextmanager
 def _kept_file_lock(path: Path) -> Iterator[None]:
     """Hold an exclusive lock named for the kept file ``path`` (in the cache folder's
-    ``locks`` folder): processes that would compile the same database at once (test
-    workers, ``classify -j`` workers, Spark's Python workers, a first run of a table)
-    compile it once, the others read the file. Without locks (no ``fcntl``, a read-only
-    folder) each compiles for itself, as before."""
+    ``locks`` folder). Without locks (no ``fcntl``, a read-only folder) each process
+    makes the file for itself."""
     try:
         import fcntl
 

@@ -453,10 +453,11 @@ def test_a_compiled_database_is_kept_and_read_back(tmp_path: Path, monkeypatch: 
 
 
 _COMPILE_ONCE = """
-import sys, time
+import os, sys, time
 from failtax import _scan
 
 compile_ = _scan.HyperscanEngine._compile
+derive = _scan.Prefilter.of
 
 def slow_compile(self, *args, **kwargs):
     with open(sys.argv[1], "a") as log:
@@ -464,7 +465,14 @@ def slow_compile(self, *args, **kwargs):
     time.sleep(1.5)  # a compile long enough for the other process to want the same database
     return compile_(self, *args, **kwargs)
 
+def slow_derive(alt, superset):
+    with open(sys.argv[1], "a") as log:
+        log.write(f"derived by {os.getpid()}\\n")
+    time.sleep(0.2)  # (the same for the regex alternatives' prefilters, derived first)
+    return derive(alt, superset)
+
 _scan.HyperscanEngine._compile = slow_compile
+_scan.Prefilter.of = staticmethod(slow_derive)
 import polars as pl
 from failtax.batch import classify_batch
 from failtax.table import read_table
@@ -475,8 +483,8 @@ print(classify_batch(texts, table=read_table(sys.argv[2]), engine="hyperscan")["
 
 def test_processes_wanting_the_same_database_at_once_compile_it_once(tmp_path: Path) -> None:
     """Test workers, ``classify -j`` workers and Spark's Python workers start together on
-    a fresh cache folder: one compiles the table's database, the others wait for its
-    file and read it."""
+    a fresh cache folder: one derives the regex prefilters and compiles the table's
+    database, the others wait for those files and read them."""
     pytest.importorskip("hyperscan")
     import dataclasses
 
@@ -493,8 +501,12 @@ def test_processes_wanting_the_same_database_at_once_compile_it_once(tmp_path: P
     outs = [p.communicate(timeout=300) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], [err for _, err in outs]
     assert len({out for out, _ in outs}) == 1  # the same answers
-    assert log.read_text() == "compiled\n"
+    lines = log.read_text().splitlines()
+    assert lines.count("compiled") == 1
+    derived = [line for line in lines if line.startswith("derived by ")]
+    assert len(derived) >= 6 and len(set(derived)) == 1, derived  # one process, each alternative once
     assert len(list((tmp_path / "cache" / "hyperscan").glob("*.hsdb"))) == 1
+    assert len(list((tmp_path / "cache" / "prefilters").glob("*.json"))) == 1
 
 
 @pytest.mark.parametrize("kind", [pa.string(), pa.large_string(), pa.string_view()])
