@@ -200,20 +200,7 @@ def text_signal_patterns(texts: pl.Series, table: RuleTable) -> tuple[np.ndarray
         inv = np.fromiter((lut.setdefault(f, len(lut)) for f in found), dtype=np.int64, count=len(found))
         patterns = list(lut)
     else:
-        mat, names = mat_names
-        order = list(dict.fromkeys(r.signal for r in sub.extract))
-        cols = [names.index(s) for s in order if s in names]
-        keep = [s for s in order if s in names]
-        mat = np.ascontiguousarray(mat[:, cols], dtype=bool)
-        if mat.shape[1] <= 63:  # one integer per row: unique on integers is fast
-            code = mat.astype(np.uint64) @ (np.uint64(1) << np.arange(mat.shape[1], dtype=np.uint64))
-            pats, inv = np.unique(code, return_inverse=True)
-            patterns = [tuple(keep[j] for j in range(len(keep)) if (int(p) >> j) & 1) for p in pats]
-        else:
-            packed = np.packbits(mat, axis=1)
-            pats, inv = np.unique(packed, axis=0, return_inverse=True)
-            patterns = [tuple(keep[j] for j in np.flatnonzero(np.unpackbits(p)[: len(keep)])) for p in pats]
-        inv = np.asarray(inv).reshape(-1)
+        inv, patterns = _matrix_patterns(*mat_names, sub)
     # Re-number so that pattern 0 is the empty one.
     patterns_full = [()] + [p for p in patterns if p]
     remap = np.array([patterns_full.index(p) if p else 0 for p in patterns], dtype=np.int64)
@@ -256,14 +243,24 @@ def _find_signals(texts: list[str], sub: RuleTable) -> list[tuple[str, ...]]:
     mat_names = _text_signals_batch(pl.Series(texts, dtype=pl.Utf8), sub)
     if mat_names is None:
         return _text_signals_loop(texts, sub)
-    mat, names = mat_names
-    keep = [s for s in dict.fromkeys(r.signal for r in sub.extract) if s in names]
-    if not keep:
-        return [()] * len(texts)
+    inv, patterns = _matrix_patterns(*mat_names, sub)
+    return [patterns[i] for i in inv]
+
+
+def _matrix_patterns(mat: np.ndarray, names: list[str], sub: RuleTable) -> tuple[np.ndarray, list[tuple[str, ...]]]:
+    """Per row of the batch extractor's (matrix, signal names), the index of its pattern,
+    and the distinct patterns (signals in table order)."""
+    order = list(dict.fromkeys(r.signal for r in sub.extract))
+    keep = [s for s in order if s in names]
     mat = np.ascontiguousarray(mat[:, [names.index(s) for s in keep]], dtype=bool)
-    rows, inv = np.unique(np.packbits(mat, axis=1), axis=0, return_inverse=True)
-    found = [tuple(keep[j] for j in np.flatnonzero(np.unpackbits(r)[: len(keep)])) for r in rows]
-    return [found[i] for i in np.asarray(inv).reshape(-1)]
+    if mat.shape[1] <= 63:  # one integer per row: unique on integers is fast
+        code = mat.astype(np.uint64) @ (np.uint64(1) << np.arange(mat.shape[1], dtype=np.uint64))
+        pats, inv = np.unique(code, return_inverse=True)
+        patterns = [tuple(keep[j] for j in range(len(keep)) if (int(p) >> j) & 1) for p in pats]
+    else:
+        pats, inv = np.unique(np.packbits(mat, axis=1), axis=0, return_inverse=True)
+        patterns = [tuple(keep[j] for j in np.flatnonzero(np.unpackbits(p)[: len(keep)])) for p in pats]
+    return np.asarray(inv).reshape(-1), patterns
 
 
 def text_signals(texts: pl.Series, table: RuleTable) -> pl.Series:
