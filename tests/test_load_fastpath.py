@@ -284,7 +284,7 @@ def test_the_secret_gate_never_hides_a_value_the_trigger_matches(values: list[st
     import pyarrow as pa
 
     from failtax.redact import TRIGGER_PATTERN
-    from failtax.telemetry.validate import secret_gate
+    from failtax.telemetry.validate import line_gates
 
     lines = []
     for v in values:
@@ -293,7 +293,7 @@ def test_the_secret_gate_never_hides_a_value_the_trigger_matches(values: list[st
             line = line.replace(ch, f"\\u{ord(ch):04x}")
         lines.append(line)
     table = pa.table({"text": pa.array(lines, pa.large_string())})
-    table = table.append_column("gate", secret_gate(table.column("text").combine_chunks()))
+    table = table.append_column("gate", line_gates(table.column("text").combine_chunks())[0])
     con = duckdb.connect()
     con.register("t", table)
     trig = TRIGGER_PATTERN.replace("'", "''")
@@ -303,8 +303,54 @@ def test_the_secret_gate_never_hides_a_value_the_trigger_matches(values: list[st
         f"OR regexp_matches(CAST(j.metadata AS VARCHAR), '{trig}'))"
     ).fetchall()
     assert hidden == []
-    plain = secret_gate(pa.array(['{"message":"click timeout"}', '{"message":"x"}'], pa.large_string()))
+    plain = line_gates(pa.array(['{"message":"click timeout"}', '{"message":"x"}'], pa.large_string()))[0]
     assert plain.to_pylist() == [False, False]
+
+
+_STRING_KEYS = ("ts", "eventType", "skillName", "aiClassification", "aiSuggestion", "userAction", "runId",
+                "testCaseId", "projectId")
+_TEXT = st.text(st.sampled_from('ab "\\/\u00e9\u20ac:{}[],I'), max_size=6)
+_LEAF = st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False, allow_infinity=False) | _TEXT
+# Mostly strings, as telemetry holds; sometimes anything, sometimes the keys again inside.
+_VALUE = _TEXT | _TEXT | _TEXT | _LEAF | st.lists(_LEAF, max_size=2) | st.dictionaries(
+    st.sampled_from(_STRING_KEYS + ("k",)), _LEAF, max_size=2)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(objects=st.lists(st.dictionaries(st.sampled_from(_STRING_KEYS + ("signals", "metadata")), _VALUE,
+                                        min_size=1, max_size=6), min_size=1, max_size=30),
+       spacing=st.sampled_from([(",", ":"), (", ", ": "), (",", " :\t")]), ascii_=st.booleans(),
+       escaped=st.sets(st.sampled_from("runIdtsk")))
+def test_the_odd_gate_marks_every_line_whose_string_keys_could_hold_something_else(
+    objects: list[dict], spacing: tuple[str, str], ascii_: bool, escaped: set[str]
+) -> None:
+    """Where DuckDB finds, under a failure-event string key, a value that is not a string
+    (top level, keys spelled with or without escapes), the line's ``odd`` gate is true; and
+    on every line it leaves false, reading those keys as VARCHAR gives what decoding their
+    JSON fragments gives, as the plain statement relies on."""
+    import duckdb
+    import pyarrow as pa
+
+    from failtax.telemetry.validate import line_gates
+
+    lines = []
+    for obj in [{"runId": 5}, {"skillName": True, "ts": "x"}, {"ts": None}, {"eventType": [1]}, *objects]:
+        line = json.dumps(obj, separators=spacing, ensure_ascii=ascii_)
+        for ch in escaped:  # some keys' letters written as escapes (a key's or a value's)
+            line = line.replace(f'"{ch}', f'"\\u{ord(ch):04x}', 1)
+        lines.append(line)
+    odd = line_gates(pa.array(lines, pa.large_string()))[1]
+    con = duckdb.connect()
+    con.register("t", pa.table({"text": pa.array(lines, pa.large_string()), "odd": odd}))
+    typed = json.dumps({k: "VARCHAR" for k in _STRING_KEYS})
+    fragments = json.dumps({k: "JSON" for k in _STRING_KEYS})
+    not_string = " OR ".join(f'NOT starts_with(CAST(f."{k}" AS VARCHAR), \'"\')' for k in _STRING_KEYS)
+    differs = " OR ".join(f'v."{k}" IS DISTINCT FROM json_extract_string(f."{k}", \'$\')' for k in _STRING_KEYS)
+    missed = con.execute(
+        f"SELECT text FROM (SELECT text, odd, json_transform(text, '{typed}') AS v, "
+        f"json_transform(text, '{fragments}') AS f FROM t) WHERE NOT odd AND (({not_string}) OR ({differs}))"
+    ).fetchall()
+    assert missed == []
 
 
 def test_prefetch_raises_the_readers_error_and_stops_its_thread_when_left_early() -> None:

@@ -42,7 +42,9 @@ def _emitter_lines(n: int) -> list[bytes]:
             run_id=f"run-{i:05d}", test_case_id=f"tc-{i % 13}" if i % 6 else None, project_id="proj-\u00e9",
             signals=[["selector-timeout", "element-not-found"], [], ["x1"], None][i % 4],
             metadata=[None, {"failingStep": "Click 'Sign in'"}, {"errorExcerpt": "token ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"},
-                      {"n": 1.5, "nested": {"a": [1, "b", None]}, "t": True}][i % 4],
+                      # a nested key spelled like a string key, holding a number: the line is
+                      # good and plain, though its raw bytes cannot tell it from a wrong type
+                      {"n": 1.5, "nested": {"a": [1, "b", None], "runId": 7}, "t": True}][i % 4],
             ts=f"2026-09-07T08:{i // 60 % 60:02d}:{i % 60:02d}.{i % 1000:03d}Z",
         )
         lines.append(event_line(rec))
@@ -74,7 +76,8 @@ def _tables(tmp_path: Path, name: str, files: dict[str, bytes], *, plain: bool, 
     for key in ("seconds", "db", "files"):
         summary.pop(key)
     plain_ran = sum(sql in loader._PLAIN_INSERTS.values() for sql in ran)
-    return events, quarantine, summary, plain_ran
+    careful_ran = sum(sql in loader._INSERTS.values() for sql in ran)
+    return events, quarantine, summary, plain_ran, careful_ran
 
 
 @pytest.mark.parametrize("db", [False, True])
@@ -94,6 +97,7 @@ def test_emitter_lines_load_the_same_through_the_plain_statement(
     assert plain[2] == careful[2]
     assert plain[2]["events_added"] == 300 and plain[2]["duplicates"] == 52
     assert plain[3] >= 1 and careful[3] == 0  # the plain statement did the work
+    assert plain[4] == 0  # all of it
     # the secret in the metadata is masked either way
     assert not any("ghp_a1B2" in str(row) for row in plain[0])
 
@@ -132,6 +136,9 @@ LOOKALIKES = [
     (('"skillName":"s"', '"skillName" : "s"'), None),
     (('"metadata":{"k":"v"}', '"metadata":{"auth":"Bearer abc.def"}'), None),  # masked
     (('"eventType"', '"event\\u0054ype"'), None),
+    (('"runId":"r"', '"run\\u0049d":5'), "wrong-type"),  # a key spelled with an escape
+    (('"runId":"r"', '"runId" :\t5'), "wrong-type"),
+    (('"metadata":{"k":"v"}', '"metadata":{"runId":5,"ts":{"a":1},"skillName":null}'), None),  # nested
 ]
 
 
@@ -163,6 +170,9 @@ def test_a_line_that_looks_plain_but_is_not_loads_as_before(
 def test_the_plain_statement_refuses_what_it_cannot_insert_exactly(tmp_path: Path) -> None:
     """Run on its own, the statement fails on a line that is not a plain failure event."""
     import duckdb
+    import pyarrow as pa
+
+    from failtax.telemetry.validate import line_gates
 
     con = duckdb.connect(str(tmp_path / "x.duckdb"))
     loader._prepare(con)
@@ -170,8 +180,10 @@ def test_the_plain_statement_refuses_what_it_cannot_insert_exactly(tmp_path: Pat
     for text, ok in [(GOOD, True), (GOOD.replace('"runId":"r"', '"runId":5'), False),
                      (GOOD.replace('["selector-timeout"]', '["Selector"]'), False),
                      ('{"timestamp":"2026-09-07T08:00:00Z","event":"recovery.attempted"}', False)]:
+        odd = line_gates(pa.array([text], pa.large_string()))[1][0].as_py()
         con.execute("CREATE OR REPLACE TABLE _chunk AS SELECT 'f' AS file, 1::BIGINT AS line_no, "
-                    "? AS text, true AS maybe_secret, '0123456789abcdef' AS eid, 1::UBIGINT AS h", [text + "\n"])
+                    "? AS text, true AS maybe_secret, ? AS odd, '0123456789abcdef' AS eid, 1::UBIGINT AS h",
+                    [text + "\n", odd])
         if ok:
             assert con.execute(sql).fetchall() == [(1,)]
         else:

@@ -28,8 +28,9 @@ How the lines get in fast: a reading thread cuts each file into numbered lines w
 numpy (no Python loop per line), gathers them into blocks of whole DuckDB row groups
 (Arrow strings, one record batch per row group, so DuckDB writes each straight to the
 file as a finished row group), marks, with one hyperscan pass over the block, the
-lines that could hold a secret, and hashes each line (its id and duplicate hash). Meanwhile the main thread has DuckDB check and
-normalise the previous block with one SQL statement (:mod:`failtax.telemetry.validate`).
+lines that could hold a secret and those where a string key could hold something else,
+and hashes each line (its id and duplicate hash). Meanwhile the main thread has DuckDB
+check and normalise the previous block with one SQL statement (:mod:`failtax.telemetry.validate`).
 Only the few bad lines come back to Python, to be described and stored. Outside a
 transaction a block is first offered to a cheaper statement that takes only plain
 failure events (what the emitter writes) and fails on any other line; the block then
@@ -82,8 +83,8 @@ from failtax.telemetry.validate import (
     build_plain_insert_sql,
     build_problem_sql,
     register_masking,
+    line_gates,
     line_ids,
-    secret_gate,
 )
 from failtax.telemetry.views import IS_CLASSIFICATION, create_views, refresh_taxonomy_tables, views_fingerprint
 
@@ -107,14 +108,14 @@ ROW_GROUP_ROWS = 122_880
 #: How the quarantine row of a file that could not be opened or read begins.
 UNOPENED = "cannot read the file"
 
-_COLS = "file, line_no, h, eid, text, maybe_secret"
+_COLS = "file, line_no, h, eid, text, maybe_secret, odd"
 _CHUNK = f"(SELECT {_COLS} FROM _chunk)"
 #: (guarded, dedupe) -> the statement that checks and inserts a block.
 _INSERTS = {
     (g, d): build_insert_sql(_CHUNK, dedupe=d, guarded=g, gate="maybe_secret") for g in (False, True) for d in (False, True)
 }
 #: dedupe -> the cheaper statement for a block of plain failure events only (fails otherwise).
-_PLAIN_INSERTS = {d: build_plain_insert_sql(_CHUNK, dedupe=d, gate="maybe_secret") for d in (False, True)}
+_PLAIN_INSERTS = {d: build_plain_insert_sql(_CHUNK, dedupe=d, gate="maybe_secret", odd="odd") for d in (False, True)}
 #: Try the plain failure-event statement first (outside a transaction, until it fails once).
 PLAIN_FIRST = True
 # The lines of the block the statement did not insert: only those are checked again to say
@@ -1245,12 +1246,14 @@ def _records_block(rows: list[tuple[str, int, str]]) -> _Block:
 
 def _lines_table(line_no: pa.Array, text: pa.Array, codes: np.ndarray, names: tuple[str, ...]) -> pa.Table:
     """The table a block's statement reads: each line with its number, text, file (the
-    index ``codes`` into ``names``), secret gate, id and hash (see ``line_ids``)."""
+    index ``codes`` into ``names``), its two gates (see ``line_gates``), id and hash (see
+    ``line_ids``)."""
     eid, h = line_ids(text)
+    maybe_secret, odd = line_gates(text)
     return pa.Table.from_arrays(
         [line_no, text, pa.DictionaryArray.from_arrays(numpy_array(codes, pa.int32()), string_array(list(names))),
-         secret_gate(text), eid, h],
-        names=["line_no", "text", "file", "maybe_secret", "eid", "h"],
+         maybe_secret, odd, eid, h],
+        names=["line_no", "text", "file", "maybe_secret", "odd", "eid", "h"],
     )
 
 
