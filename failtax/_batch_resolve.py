@@ -158,9 +158,9 @@ class _Block:
         rep_rows = np.repeat(br, cnt)
         offs = np.arange(len(rep_rows)) - np.repeat(np.cumsum(cnt) - cnt, cnt)
         rep_groups = plan.lg_data[np.repeat(plan.lg_ptr[bl], cnt) + offs]
-        self.G = np.zeros((k, plan.n_groups), dtype=bool)
+        self.G = np.zeros((k, plan.n_groups), dtype=bool, order="F")
         self.G[rep_rows, rep_groups] = True
-        self.P = np.full((k, max(plan.n_slots, 1)), _BIG, dtype=np.int32)
+        self.P = np.full((k, max(plan.n_slots, 1)), _BIG, dtype=np.int32, order="F")
         slot = plan.pos_slot[rep_groups]
         sel = slot >= 0
         np.minimum.at(self.P, (rep_rows[sel], slot[sel]), np.repeat(bs, cnt)[sel].astype(np.int32))
@@ -272,7 +272,7 @@ def _run_part(plan: Plan, cols: Columns, lo: int, hi: int, want: Want) -> Part:
                 maybe |= blk.candidates(u)
             texts.maybe_secret[a:z] = maybe
         # signals: present, and ordered by the first rule that found them
-        K = np.full((k, n_sig), _BIG, dtype=np.int32)
+        K = np.full((k, n_sig), _BIG, dtype=np.int32, order="F")
         for j, rs in enumerate(plan.sig_rules):
             if len(rs) == 0:
                 continue
@@ -294,7 +294,7 @@ def _run_part(plan: Plan, cols: Columns, lo: int, hi: int, want: Want) -> Part:
         if rmat is not None:
             rmat[a:z] = E
         # routes: the first that holds decides
-        R = np.zeros((k, plan.n_routes + 1), dtype=bool)
+        R = np.zeros((k, plan.n_routes + 1), dtype=bool, order="F")
         for q in range(plan.n_routes):
             ok = np.ones(k, dtype=bool)
             if len(plan.route_any[q]):
@@ -316,7 +316,7 @@ def _run_part(plan: Plan, cols: Columns, lo: int, hi: int, want: Want) -> Part:
             continue
 
         # matched line: the first positive signal of the route (in order) with a position
-        Q = np.full((k, n_tsig), _BIG, dtype=np.int32)
+        Q = np.full((k, n_tsig), _BIG, dtype=np.int32, order="F")
         for j, rs in enumerate(plan.sig_rules):
             for r in rs.tolist():
                 if slot_of_rule[r] >= 0:
@@ -401,7 +401,7 @@ def _eval_rules(plan: Plan, cols: Columns, blk: _Block, lo: int, hi: int) -> tup
     """
     k = hi - lo
     G = blk.G
-    E = np.ones((k, plan.n_rules), dtype=bool)
+    E = np.ones((k, plan.n_rules), dtype=bool, order="F")
     exit_v, exit_k = cols.exit_code[lo:hi], cols.exit_known[lo:hi]
     sig_v, sig_k = cols.signal[lo:hi], cols.signal_known[lo:hi]
     starts: dict[int, np.ndarray] = {}
