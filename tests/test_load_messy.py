@@ -18,6 +18,8 @@ import threading
 from pathlib import Path
 
 import duckdb
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import pytest
 
 from failtax.errors import TelemetryError
@@ -316,6 +318,42 @@ def test_invalid_utf8_is_found_on_exactly_its_lines_wherever_they_fall(tmp_path:
         line: f"invalid UTF-8 at byte {at}" for line, at in first_bad.items()}
     assert {i: t.rstrip("\n").encode() for i, t in kept.items()} == {
         i: text for i, text in enumerate(lines, 1) if i not in bad_at}
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(pieces=st.lists(st.one_of(
+    st.text(st.characters(codec="utf-8", exclude_characters="\n\x00"), max_size=40).map(lambda t: t.encode()),
+    st.binary(max_size=12).filter(lambda b: b"\n" not in b and b"\0" not in b),  # invalid UTF-8, maybe
+    st.just(b"x" * 300),  # a line longer than a small read block
+), min_size=1, max_size=60), final_newline=st.booleans(), crlf=st.booleans(),
+    chunk_bytes=st.sampled_from([64, 97, 256, 1024]))
+def test_reading_in_blocks_cuts_the_same_lines_as_reading_whole(
+    tmp_path_factory, pieces: list[bytes], final_newline: bool, crlf: bool, chunk_bytes: int
+) -> None:
+    """Wherever the read blocks fall (mid-line, mid-character, lines longer than a block),
+    the lines, their numbers, the bad lines, the resume offsets and the bytes before each
+    resume point are those of one read of the whole file."""
+    data = (b"\r\n" if crlf else b"\n").join(pieces) + (b"\n" if final_newline else b"")
+    f = tmp_path_factory.mktemp("blocks") / "x.jsonl"
+    f.write_bytes(data)
+
+    def read(size: int) -> tuple[dict, dict, list]:
+        lines, bad, ends = {}, {}, []
+        for chunk in read_chunks(f, chunk_bytes=size):
+            lines.update(zip(chunk.table.column("line_no").to_pylist(), chunk.table.column("text").to_pylist()))
+            bad.update((b.line, (b.reason, b.detail, b.raw)) for b in chunk.bad)
+            if chunk.unterminated is None:
+                ends.append(chunk.end_offset)
+                # (what the next load compares to tell a grown file from a rewritten one)
+                assert 0 < len(chunk.tail) <= files.TAIL_BYTES
+                assert chunk.tail == data[chunk.end_offset - len(chunk.tail):chunk.end_offset]
+        return lines, bad, ends
+
+    whole = read(1 << 20)
+    blocks = read(chunk_bytes)
+    assert blocks[:2] == whole[:2]
+    assert blocks[2][-1:] == whole[2][-1:]  # the same resume point at the end
+    assert blocks[2] == sorted(blocks[2])
 
 
 # --------------------------------------------------------------------------- long lines

@@ -359,23 +359,33 @@ def read_chunks(
                 data = data[end + 1:]
                 if not data:
                     continue
-            buf = b"".join([*carry, data]) if carry else data
-            if at_start and (head := without_utf8_bom(buf)) is not None:
-                at_start, consumed, buf = False, consumed + len(buf) - len(head), head
-            chunk, rest = _split(buf, line_no, consumed + dropped)
-            report()
-            if chunk is None:
-                carry, carried = [buf], len(buf)
-                continue
-            if members is not None:
-                members.place(buf, line_no, base=consumed + dropped, end=chunk.end_offset)
+            if carry and not skip and not at_start:
+                # A plain file: the carried line ends at this block's first newline. It is cut
+                # on its own and the rest of the block is cut where it was read (joining the
+                # block behind the carried bytes copied every block once more).
+                first = b"".join([*carry, data[: end + 1]])
+                buf = memoryview(data)[end + 1:]
+                chunk, rest = _split_after(first, buf, line_no, consumed + dropped, ascii_=data.isascii())
+                report()
+                tail_of = (first, buf)
+            else:
+                buf = b"".join([*carry, data]) if carry else data
+                if at_start and (head := without_utf8_bom(buf)) is not None:
+                    at_start, consumed, buf = False, consumed + len(buf) - len(head), head
+                chunk, rest = _split(buf, line_no, consumed + dropped)
+                report()
+                if chunk is None:
+                    carry, carried = [buf], len(buf)
+                    continue
+                if members is not None:
+                    members.place(buf, line_no, base=consumed + dropped, end=chunk.end_offset)
+                tail_of = (b"", buf)
             if dropped:
                 chunk = dataclasses.replace(chunk, nuls=((line_no, dropped),))
                 dropped = 0
             elif not skip:  # the bytes before the resume point, as they are in the file
-                end = chunk.end_offset - consumed
-                chunk = dataclasses.replace(chunk, tail=buf[max(0, end - TAIL_BYTES):end])
-            carry, carried = ([buf[len(buf) - rest:]] if rest else []), rest
+                chunk = dataclasses.replace(chunk, tail=_tail(*tail_of, len(tail_of[1]) - rest))
+            carry, carried = ([bytes(buf[len(buf) - rest:])] if rest else []), rest
             line_no = chunk.last_line + 1
             consumed = chunk.end_offset
             yield chunk
@@ -720,8 +730,33 @@ def _empty_table() -> pa.Table:
                                 names=["line_no", "text"])
 
 
-def _split(buf: bytes, first_line: int, base_offset: int) -> tuple[Chunk | None, int]:
-    """Cut ``buf`` after its last newline; return the chunk and the number of bytes left over."""
+def _tail(first: bytes, body: Any, end: int) -> bytes:
+    """The last :data:`TAIL_BYTES` of ``first`` and ``body[:end]`` together."""
+    if end >= TAIL_BYTES or not first:
+        return bytes(body[max(0, end - TAIL_BYTES):end])
+    return (first + bytes(body[:end]))[-TAIL_BYTES:]
+
+
+def _split_after(first: bytes, body: memoryview, first_line: int, base_offset: int, *,
+                 ascii_: bool) -> tuple[Chunk, int]:
+    """:func:`_split` of ``first + body`` where ``first`` is one whole line, without joining
+    them: the chunk of the line and of ``body``'s complete lines, and the bytes of ``body``
+    left over. ``ascii_``: ``body`` is known to be ASCII (else it is checked for UTF-8)."""
+    line, _ = _split(first, first_line, base_offset)
+    assert line is not None and line.last_line == first_line
+    more, rest = _split(body, first_line + 1, base_offset + len(first), ascii_=ascii_)
+    if more is None:
+        return line, rest
+    return Chunk(
+        table=pa.concat_tables([line.table, more.table]), bad=line.bad + more.bad, first_line=first_line,
+        last_line=more.last_line, end_offset=more.end_offset, nbytes=line.nbytes + more.nbytes,
+    ), rest
+
+
+def _split(buf: Any, first_line: int, base_offset: int, *, ascii_: bool | None = None) -> tuple[Chunk | None, int]:
+    """Cut ``buf`` (bytes, or a memoryview of them) after its last newline; return the chunk
+    and the number of bytes left over. ``ascii_``: whether ``buf`` is known to be ASCII
+    (a memoryview cannot tell; ``False`` only means "check it")."""
     arr = np.frombuffer(buf, dtype=np.uint8)
     nl = np.flatnonzero(arr == 10)
     if len(nl) == 0:
@@ -734,7 +769,7 @@ def _split(buf: bytes, first_line: int, base_offset: int) -> tuple[Chunk | None,
     line_nos = np.arange(first_line, first_line + n, dtype=np.int64)
     text = pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(buf))
     bad: list[BadLine] = []
-    if not buf.isascii():  # then look for invalid UTF-8
+    if not (buf.isascii() if ascii_ is None else ascii_):  # then look for invalid UTF-8
         invalid = _invalid_utf8_lines(text, buf, offsets)
         if invalid:
             for i, at in invalid:
