@@ -793,8 +793,10 @@ def _regex_dead_parts(pattern: str) -> tuple[bool, str] | None:
 def _unfiltered_alternatives(patterns: Sequence[str]) -> dict[str, tuple[str, ...]]:
     """Per pattern, the top-level alternatives no literal prefilter can be derived for.
 
-    Read from the prefilters batch classification derives (kept in the cache folder
-    between processes: deriving them for a table's regexes takes a second)."""
+    Derived by :func:`failtax._scan.prefilters`, as batch classification derives its own,
+    and kept in the cache folder between processes (deriving them for a table's regexes
+    takes a second). Lint's file is its own: it asks for no supersets, and for the extract
+    rules' alternatives only."""
     from failtax._scan import prefilters, split_alternatives
 
     split = {p: split_alternatives(p) for p in dict.fromkeys(patterns)}

@@ -470,9 +470,9 @@ def test_regex_alternatives_that_batch_classification_must_run_on_every_record(
 
 
 def test_unfiltered_alternatives_are_read_from_the_kept_prefilters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Lint reads which alternatives have no literal prefilter from the prefilters batch
-    classification keeps in the cache folder: the same findings derived and read back,
-    and nothing derived again once kept."""
+    """Lint finds which alternatives have no literal prefilter with the prefilters batch
+    classification uses, kept in the cache folder: the same findings derived and read
+    back, and nothing derived again once kept."""
     from failtax import _scan
     from failtax.lint import _extract_findings
 
