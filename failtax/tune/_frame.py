@@ -188,19 +188,10 @@ def text_signal_patterns(texts: pl.Series, table: RuleTable) -> tuple[np.ndarray
     codes = texts.cast(pl.Categorical).to_physical().cast(pl.Int64).fill_null(-1).to_numpy()
     frame = pl.DataFrame({"text": texts, "_c": pl.Series(codes, dtype=pl.Int64)})
     uniq = frame.filter(pl.col("text").is_not_null()).unique("_c", maintain_order=True)
-    found: list[tuple[str, ...]] | None = None
     if uniq.height <= MEMO_TEXTS:  # (the usual case: remembered, so read again for free)
-        found = _remembered_signals(uniq["text"].to_list(), sub)
+        inv, patterns = _patterns_of(_remembered_signals(uniq["text"].to_list(), sub))
     else:
-        mat_names = _text_signals_batch(uniq["text"], sub)
-        if mat_names is None:
-            found = _text_signals_loop(uniq["text"].to_list(), sub)
-    if found is not None:
-        lut: dict[tuple[str, ...], int] = {}
-        inv = np.fromiter((lut.setdefault(f, len(lut)) for f in found), dtype=np.int64, count=len(found))
-        patterns = list(lut)
-    else:
-        inv, patterns = _matrix_patterns(*mat_names, sub)
+        inv, patterns = _signal_patterns(uniq["text"], sub)
     # Re-number so that pattern 0 is the empty one.
     patterns_full = [()] + [p for p in patterns if p]
     remap = np.array([patterns_full.index(p) if p else 0 for p in patterns], dtype=np.int64)
@@ -240,11 +231,24 @@ def _remembered_signals(texts: list[str], sub: RuleTable) -> list[tuple[str, ...
 
 def _find_signals(texts: list[str], sub: RuleTable) -> list[tuple[str, ...]]:
     """The signals ``sub``'s text rules find in each text, in table order."""
-    mat_names = _text_signals_batch(pl.Series(texts, dtype=pl.Utf8), sub)
-    if mat_names is None:
-        return _text_signals_loop(texts, sub)
-    inv, patterns = _matrix_patterns(*mat_names, sub)
+    inv, patterns = _signal_patterns(pl.Series(texts, dtype=pl.Utf8), sub)
     return [patterns[i] for i in inv]
+
+
+def _signal_patterns(texts: pl.Series, sub: RuleTable) -> tuple[np.ndarray, list[tuple[str, ...]]]:
+    """Per text, the index of its signals among the distinct patterns found, and those
+    patterns: by the batch extractor when the package has one, else text by text."""
+    mat_names = _text_signals_batch(texts, sub)
+    if mat_names is None:
+        return _patterns_of(_text_signals_loop(texts.to_list(), sub))
+    return _matrix_patterns(*mat_names, sub)
+
+
+def _patterns_of(found: list[tuple[str, ...]]) -> tuple[np.ndarray, list[tuple[str, ...]]]:
+    """Per row of ``found``, the index of its pattern, and the distinct patterns."""
+    lut: dict[tuple[str, ...], int] = {}
+    inv = np.fromiter((lut.setdefault(f, len(lut)) for f in found), dtype=np.int64, count=len(found))
+    return inv, list(lut)
 
 
 def _matrix_patterns(mat: np.ndarray, names: list[str], sub: RuleTable) -> tuple[np.ndarray, list[tuple[str, ...]]]:
