@@ -367,7 +367,6 @@ def read_chunks(
                 buf = memoryview(data)[end + 1:]
                 chunk, rest = _split_after(first, buf, line_no, consumed + dropped, ascii_=data.isascii())
                 report()
-                tail_of = (first, buf)
             else:
                 buf = b"".join([*carry, data]) if carry else data
                 if at_start and (head := without_utf8_bom(buf)) is not None:
@@ -379,12 +378,12 @@ def read_chunks(
                     continue
                 if members is not None:
                     members.place(buf, line_no, base=consumed + dropped, end=chunk.end_offset)
-                tail_of = (b"", buf)
+                first = b""
             if dropped:
                 chunk = dataclasses.replace(chunk, nuls=((line_no, dropped),))
                 dropped = 0
             elif not skip:  # the bytes before the resume point, as they are in the file
-                chunk = dataclasses.replace(chunk, tail=_tail(*tail_of, len(tail_of[1]) - rest))
+                chunk = dataclasses.replace(chunk, tail=_tail(first, buf, len(buf) - rest))
             carry, carried = ([bytes(buf[len(buf) - rest:])] if rest else []), rest
             line_no = chunk.last_line + 1
             consumed = chunk.end_offset

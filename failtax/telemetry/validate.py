@@ -593,8 +593,7 @@ def build_plain_insert_sql(relation: str, *, dedupe: bool, skip: str = "_dups", 
     fmt = FORMATS[0]
     keys = fmt.required + fmt.optional
     assert fmt.source == "failure-event" and set(keys) == set(_keys((fmt,)))
-    strings = [k for k in keys if FIELDS[k] == "str"]
-    assert tuple(strings) == _PLAIN_STRINGS
+    strings = _PLAIN_STRINGS
     typed = json.dumps({k: "VARCHAR" if FIELDS[k] == "str" else "JSON" for k in keys})
     fragments = json.dumps({k: "JSON" for k in strings})
     values = ", ".join(f'j."{k}" AS {_COL[k]}' for k in strings)
@@ -603,8 +602,8 @@ def build_plain_insert_sql(relation: str, *, dedupe: bool, skip: str = "_dups", 
     others_raw = ", ".join(f'CAST(j."{k}" AS VARCHAR) AS {_RAW[k]}' for k in others)
     odd_col = odd or "TRUE"
 
-    checks = [f"{_COL['eventType']} IN {_sql_list(fmt.kinds)}"]
-    checks += [f"{_COL[k]} IS NOT NULL" for k in fmt.required if FIELDS[k] == "str"]
+    checks = [f"{_COL['eventType']} IN {_sql_list(fmt.kinds)}"]  # (NULL when absent: the line fails)
+    checks += [f"{_COL[k]} IS NOT NULL" for k in fmt.required if FIELDS[k] == "str" and k != "eventType"]
     # a line that might hold a non-string under a string key: each such key's fragment
     types = [_type_ok(k) if k in fmt.required else f"({_RAW[k]} IS NULL OR {_type_ok(k)})" for k in strings]
     checks.append(f"(NOT odd_ OR ({' AND '.join(types)}))")
