@@ -164,7 +164,7 @@ def _breakdown_child(paths: list[str], q: mp.Queue) -> None:
     if last is not None:
         blocks.append(last)
     blocks = [b for b in blocks if b.table is not None]
-    out.append(("reading thread: read, cut lines, blocks, secret gate, ids", time.process_time() - c))
+    out.append(("reading thread: read, cut lines, blocks, line gates, ids", time.process_time() - c))
     c = time.process_time()
     for block in blocks:
         for text in block.table.column("text").chunks:  # (one chunk per row group, as in a load)
