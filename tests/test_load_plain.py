@@ -52,17 +52,20 @@ def _emitter_lines(n: int) -> list[bytes]:
 
 
 def _tables(tmp_path: Path, name: str, files: dict[str, bytes], *, plain: bool, db: bool,
-            chunk_bytes: int, monkeypatch: pytest.MonkeyPatch) -> tuple[list, list, dict, int]:
-    """Load ``files`` (written under a fresh directory) and read back both tables."""
+            chunk_bytes: int, monkeypatch: pytest.MonkeyPatch) -> tuple[list, list, dict, int, int, int]:
+    """Load ``files`` (written under a fresh directory) and read back both tables, the
+    summary, how many blocks the plain and the careful statements inserted, and how many
+    times the plain statement was tried."""
     root = tmp_path / name
     root.mkdir()
     for fname, data in files.items():
         (root / fname).write_bytes(data)
     monkeypatch.setattr(loader, "PLAIN_FIRST", plain)
-    ran = []
+    ran, tried = [], []
     scalar = loader._scalar
 
-    def spy(con, sql, params=None):  # which statements succeeded
+    def spy(con, sql, params=None):  # which statements were tried, and which succeeded
+        tried.append(sql)
         value = scalar(con, sql, params)
         ran.append(sql)
         return value
@@ -77,7 +80,8 @@ def _tables(tmp_path: Path, name: str, files: dict[str, bytes], *, plain: bool, 
         summary.pop(key)
     plain_ran = sum(sql in loader._PLAIN_INSERTS.values() for sql in ran)
     careful_ran = sum(sql in loader._INSERTS.values() for sql in ran)
-    return events, quarantine, summary, plain_ran, careful_ran
+    plain_tried = sum(sql in loader._PLAIN_INSERTS.values() for sql in tried)
+    return events, quarantine, summary, plain_ran, careful_ran, plain_tried
 
 
 @pytest.mark.parametrize("db", [False, True])
@@ -146,8 +150,8 @@ LOOKALIKES = [
 def test_a_line_that_looks_plain_but_is_not_loads_as_before(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: tuple[str, str], reason: str | None
 ) -> None:
-    """One load per lookalike: a load stops trying the plain statement after its first
-    failure, so each lookalike must be the first line that statement meets."""
+    """One load per lookalike, met by the plain statement after plain blocks, and again
+    after plain lines (the statement is tried again after a failure)."""
     old, new = change
     assert old in GOOD
     odd = GOOD.replace(old, new, 1)
@@ -165,6 +169,49 @@ def test_a_line_that_looks_plain_but_is_not_loads_as_before(
     else:
         assert plain[2]["events_added"] == 14
         assert [(row[0], row[1]) for row in plain[1]] == [(13, reason), (16, reason)]
+
+
+def _plain_lines(n: int) -> list[str]:
+    return [json.dumps({**json.loads(GOOD), "runId": f"r{i}"}, separators=(",", ":")) for i in range(n)]
+
+
+@pytest.mark.parametrize("bad", ["cut short", "wrong type"])
+def test_one_bad_line_costs_its_block_not_the_rest_of_the_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bad: str
+) -> None:
+    """After a block the plain statement fails on, the next blocks go the plain way again;
+    a block with a line that is not JSON has its other lines go the plain way too."""
+    lines = _plain_lines(120)
+    odd = lines[3][:40] if bad == "cut short" else lines[3].replace('"skillName":"s"', '"skillName":5')
+    files = {"e.jsonl": ("\n".join(lines[:3] + [odd] + lines[3:]) + "\n").encode()}
+    plain = _tables(tmp_path, "plain", files, plain=True, db=True, chunk_bytes=1024, monkeypatch=monkeypatch)
+    careful = _tables(tmp_path, "careful", files, plain=False, db=True, chunk_bytes=1024, monkeypatch=monkeypatch)
+    assert plain[:3] == careful[:3]
+    assert plain[2]["events_added"] == 120 and plain[2]["quarantined"] == 1
+    # (the careful way inserts the bad block's lines that are not JSON on their own)
+    blocks = careful[4] - (1 if bad == "cut short" else 0)
+    assert blocks >= 12
+    assert plain[4] == 1  # only the bad line's block (or its bad part) went the careful way
+    assert plain[3] == blocks - (1 if bad == "wrong type" else 0)
+
+
+def test_telemetry_messy_throughout_pays_for_few_failed_plain_attempts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When every block has a bad line, the plain statement is tried less and less often
+    (blocks 1, 2, 4, 8, 16, 32 …), and the tables are what the careful way makes."""
+    lines = _plain_lines(400)
+    for i in range(0, 400, 4):
+        lines[i] = lines[i].replace('"runId":"r', '"runId":5,"x":"r')
+    files = {"e.jsonl": ("\n".join(lines) + "\n").encode()}
+    plain = _tables(tmp_path, "plain", files, plain=True, db=False, chunk_bytes=1024, monkeypatch=monkeypatch)
+    careful = _tables(tmp_path, "careful", files, plain=False, db=False, chunk_bytes=1024, monkeypatch=monkeypatch)
+    assert plain[:3] == careful[:3]
+    assert plain[2]["quarantined"] == 100
+    blocks = careful[4]
+    assert blocks >= 30
+    assert plain[3] == 0 and plain[4] == blocks
+    assert 3 <= plain[5] <= 1 + blocks.bit_length()
 
 
 def test_the_plain_statement_refuses_what_it_cannot_insert_exactly(tmp_path: Path) -> None:

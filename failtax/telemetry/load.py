@@ -116,8 +116,11 @@ _INSERTS = {
 }
 #: dedupe -> the cheaper statement for a block of plain failure events only (fails otherwise).
 _PLAIN_INSERTS = {d: build_plain_insert_sql(_CHUNK, dedupe=d, gate="maybe_secret", odd="odd") for d in (False, True)}
-#: Try the plain failure-event statement first (outside a transaction, until it fails once).
+#: Try the plain failure-event statement first (outside a transaction).
 PLAIN_FIRST = True
+#: The most blocks in a row that go the careful way, without trying the plain statement,
+#: after it kept failing (see _Batch._plain_due).
+PLAIN_WAIT_MAX = 15
 # The lines of the block the statement did not insert: only those are checked again to say
 # what is wrong with them. (An event with the line's file, number and hash is the line, or
 # one byte-identical to it loaded before: either way not a bad line. ``INSERT … RETURNING``
@@ -900,7 +903,9 @@ class _Batch:
         self.con = con
         self.autocommit = autocommit
         # Only a statement outside a transaction may fail and be run again the careful way.
-        self.try_plain = autocommit and PLAIN_FIRST
+        self.plain = autocommit and PLAIN_FIRST  # try the plain statement (see _plain_due)
+        self.plain_misses = 0  # blocks in a row it failed on
+        self.plain_wait = 0  # blocks to go before it is tried again
         self.split_first = False  # a line that is not JSON was met: split blocks before inserting
         self.duplicates = 0
         self.reasons: Counter[str] = Counter()
@@ -1130,17 +1135,12 @@ class _Batch:
         if self.autocommit:
             # Optimistic: most blocks parse whole, most of them plain failure events
             # (what the emitter writes). A failed statement changes nothing outside a
-            # transaction; then the block goes the careful way. A load whose lines are not
-            # all plain failure events stops trying the plain statement after its first
-            # failure, and one that has met a line that is not JSON looks for such lines
-            # first in every later block (0.15 us a line), so messy telemetry pays for at
-            # most two failed attempts.
-            added = None
-            if self.try_plain:
-                try:
-                    added = _scalar(self.con, _PLAIN_INSERTS[dedupe])
-                except duckdb.Error:
-                    self.try_plain = False
+            # transaction; then the block goes the careful way. The plain statement is
+            # tried again on later blocks (less and less often while it keeps failing: see
+            # _plain_due), so one bad line costs its block, not the rest of the load. A load
+            # that has met a line that is not JSON looks for such lines first in every
+            # later block (0.15 us a line) and tries the plain statement on the others.
+            added = self._plain(dedupe) if not self.split_first else None
             if added is None and not self.split_first:
                 try:
                     added = _scalar(self.con, _INSERTS[False, dedupe])
@@ -1166,6 +1166,9 @@ class _Batch:
             if part.num_rows == 0:
                 continue
             con.register("_chunk", part)
+            if not broken and (got := self._plain(dedupe)) is not None:
+                added += got  # (all of the part but its duplicates)
+                continue
             part_dups = _scalar(con, "SELECT count(*) FROM _dups JOIN _chunk USING (file, line_no)") if dedupe else 0
             got = (_scalar(con, _INSERTS[True, dedupe]) if broken else
                    self._either(_INSERTS[False, dedupe], _INSERTS[True, dedupe], fetch=_scalar))
@@ -1173,6 +1176,35 @@ class _Batch:
                 flagged += _rows(con, _BROKEN_PROBLEMS) if broken else self._problems()
             added += got
         return added, sorted(flagged, key=lambda f: (f[0], f[1]))
+
+    def _plain(self, dedupe: bool) -> int | None:
+        """Insert the registered lines with the plain statement, when it is due: the number
+        inserted, or None when it was not tried or failed (inserting nothing)."""
+        if not self._plain_due():
+            return None
+        try:
+            added = _scalar(self.con, _PLAIN_INSERTS[dedupe])
+        except duckdb.Error as exc:
+            self.plain_misses += 1
+            self.plain_wait = min(2 ** (self.plain_misses - 1) - 1, PLAIN_WAIT_MAX)
+            if "Malformed JSON" in str(exc):  # so would the careful statement be: split first
+                self.split_first = True
+            return None
+        self.plain_misses = 0
+        return added
+
+    def _plain_due(self) -> bool:
+        """Whether to try the plain statement on this block. After it fails on ``k`` blocks
+        in a row, the next ``2^(k-1) - 1`` blocks (at most :data:`PLAIN_WAIT_MAX`) go the
+        careful way straight away: telemetry that is messy throughout or of another format
+        pays for few failed attempts, and a file of plain lines after a few bad ones gets
+        the plain statement back within a block or two."""
+        if not self.plain:
+            return False
+        if self.plain_wait:
+            self.plain_wait -= 1
+            return False
+        return True
 
     def _problems(self) -> list[tuple]:
         """``file, line_no, problem, detail, source, text`` of the registered block's lines
