@@ -607,11 +607,15 @@ def build_plain_insert_sql(relation: str, *, dedupe: bool, skip: str = "_dups", 
     # a line that might hold a non-string under a string key: each such key's fragment
     types = [_type_ok(k) if k in fmt.required else f"({_RAW[k]} IS NULL OR {_type_ok(k)})" for k in strings]
     checks.append(f"(NOT odd_ OR ({' AND '.join(types)}))")
-    for k in others:  # signals: only a compact list of names already normal
-        test = f"regexp_full_match({_RAW[k]}, '{_NORMAL_LIST}')" if FIELDS[k] == "strs" else _type_ok(k)
+    for k in others:  # signals: only a compact list of strings without escapes
+        test = (f"(normal_signals OR regexp_full_match({_RAW[k]}, '{_PLAIN_LIST}'))" if FIELDS[k] == "strs"
+                else _type_ok(k))
         checks.append(test if k in fmt.required else f"({_RAW[k]} IS NULL OR {test})")
-    signals = (f"CASE WHEN {_RAW['signals']} = '[]' THEN CAST([] AS VARCHAR[]) "
-               f"ELSE string_split({_RAW['signals']}[3:-3], '\",\"') END")
+    # Split on '","' and spelled one way, as the careful statement decodes and spells them
+    # (names already normal, the emitter's, are kept as they are without a second look).
+    split = (f"CASE WHEN {_RAW['signals']} = '[]' THEN CAST([] AS VARCHAR[]) "
+             f"ELSE string_split({_RAW['signals']}[3:-3], '\",\"') END")
+    signals = f"CASE WHEN normal_signals THEN {split} ELSE {_normalised(f'({split})', _RAW['signals'])} END"
     columns = {
         "event_id": "eid", "source": f"'{fmt.source}'", "event_type": "event_type", "ts": "ts",
         "skill": _COL["skillName"], "ai_classification": _COL["aiClassification"],
@@ -634,7 +638,8 @@ WITH parsed AS (
   FROM {relation}
 ), fragments AS (
   SELECT file, line_no, h, eid,{carry} odd_, {values}, {raws},
-         {others_raw}, j."metadata" AS {_JSON["metadata"]}
+         {others_raw}, j."metadata" AS {_JSON["metadata"]},
+         regexp_full_match(CAST(j."signals" AS VARCHAR), '{_NORMAL_LIST}') AS normal_signals
   FROM parsed
 ), checked AS (
   SELECT *,
