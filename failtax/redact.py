@@ -306,16 +306,23 @@ _TRIGGER_WORDS_CS = (
     "eyJ", "PRIVATE KEY", "://", "@",
 )
 _TRIGGER_WORDS_CI = (
-    "pass", "pwd", "secret", "token", "apikey", "api_key", "api-key", "private", "auth", "credential",
+    "pwd", "secret", "token", "apikey", "api_key", "api-key", "private", "auth", "credential",
     "accesskey", "access_key", "access-key", "signingkey", "signing_key", "signing-key",
     "encryptionkey", "encryption_key", "encryption-key", "masterkey", "master_key", "master-key",
     "accountkey", "account_key", "account-key", "clientkey", "client_key", "client-key",
     "sharedaccess", "bearer", "basic", "key=", "sig=", "signature=", "code=", "credential=",
 )
+# "pass" only where a rule can use it: in password, passwd and passphrase, or ending a key
+# (a quote, a blank or a separator follows). Not in passed, passing or PASSED, which test
+# tallies print and seed 000's lastPassedAgeDays holds: there the trigger only cost a
+# needless look (one line in eight of simulated telemetry sent its metadata to the masker).
+_TRIGGER_CI = (r"pass(?:[wp]|[^a-z]|$)",)
+
+
 def _trigger_pattern() -> bytes:
     return (
         "|".join(re.escape(w) for w in _TRIGGER_WORDS_CS)
-        + "|(?i:" + "|".join(re.escape(w) for w in _TRIGGER_WORDS_CI) + ")"
+        + "|(?i:" + "|".join([*_TRIGGER_CI, *(re.escape(w) for w in _TRIGGER_WORDS_CI)]) + ")"
         + r"|(?:AC|SK)[0-9a-f]{32}"
     ).encode()
 

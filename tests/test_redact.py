@@ -307,3 +307,58 @@ def test_the_load_masking_functions_register_once_per_connection_however_often_a
     names = [r[0] for r in con.execute(
         "SELECT function_name FROM duckdb_functions() WHERE function_name LIKE 'failtax_redact%'").fetchall()]
     assert sorted(names) == ["failtax_redact", "failtax_redact_json"]
+
+
+# --------------------------------------------------------------------------- the trigger
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_KEY_WORDS = ["pass", "password", "passwd", "passphrase", "pwd", "secret", "token", "api_key", "apiKey",
+              "auth", "authorization", "credentials", "client_secret", "dbPassword", "userPass", "AccessKey"]
+_AROUND = ["", " ", "\n", "tests passed", "PASSED", "lastPassedAgeDays", "bypass", "passing", "x_", "-", "my.",
+           "Pass", "PASS", "compass", "passes"]
+
+
+@st.composite
+def _texts_near_secrets(draw: st.DrawFn) -> str:
+    word = draw(st.sampled_from(_KEY_WORDS))
+    word = draw(st.sampled_from([word, word.upper(), word.lower(), word.capitalize()]))
+    quote = draw(st.sampled_from(["", '"', "'"]))
+    sep = draw(st.sampled_from(["=", ": ", ":", " = ", "=>", ":=", "\t:"]))
+    value = draw(st.sampled_from(['"hunter2-Secret9"', "s3cr3tV4lue!x", "'q9Zk2mPw'", "Bearer abc.def.ghi123"]))
+    before = draw(st.lists(st.sampled_from(_AROUND), max_size=3))
+    after = draw(st.lists(st.sampled_from(_AROUND), max_size=3))
+    return "".join(before) + quote + word + quote + sep + value + "".join(after)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_texts_near_secrets())
+def test_the_trigger_matches_wherever_a_rule_does(text: str) -> None:
+    """The trigger is a prefilter: any text in which one of the rules matches must match it,
+    or the masker would not look (the words around keys include passed, PASSED and
+    lastPassedAgeDays, which alone do not trigger it)."""
+    import re2
+
+    from failtax.redact import TRIGGER_PATTERN, _engine
+
+    data = text.encode()
+    if _engine().span.search(data) is not None:
+        assert re2.compile(TRIGGER_PATTERN).search(data) is not None
+
+
+def test_the_trigger_passes_over_passed() -> None:
+    """Words that hold "pass" but name no secret do not send a text to the masker."""
+    import re2
+
+    from failtax.redact import TRIGGER_PATTERN
+
+    trig = re2.compile(TRIGGER_PATTERN)
+    for text in ["===== 12 passed in 3.1s =====", "tests/test_a.py::test_b PASSED", '{"lastPassedAgeDays":10}',
+                 "Passenger boarding", "passes all checks"]:
+        assert trig.search(text) is None, text
+    for text in ["password=x", "db_pass: x", '"pass": "x"', "PASSWD=1", "a passphrase", "pass", "userPass:"]:
+        assert trig.search(text) is not None, text
+    # every secret of the corpus still triggers it
+    for case in CASES:
+        assert trig.search(case.text) is not None, case.name
