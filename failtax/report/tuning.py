@@ -87,9 +87,11 @@ def _run_in_workers(jobs: list[tuple[str, str, datetime | None]], frames: Mappin
     """Run ``jobs`` in ``workers`` fresh ``python -m failtax.report._fitworker`` processes.
 
     Fresh interpreters, not ``multiprocessing``: nothing of the caller's script is
-    imported again, and polars' thread pool starts clean in each. Jobs are shared out
-    longest first to the least loaded worker; each reads its taxonomy's decisions from an
-    Arrow file written once, and hands its results back as a pickle.
+    imported again, and polars' thread pool starts clean in each. Each worker reads the
+    decisions from Arrow files written once, and takes the jobs, longest first by rows,
+    one at a time as it becomes free (it claims a job by creating its claim file), so a
+    taxonomy whose fits cost more per row does not leave the other worker idle; it hands
+    each result back as a pickle.
     """
     import os
     import pickle
@@ -103,38 +105,30 @@ def _run_in_workers(jobs: list[tuple[str, str, datetime | None]], frames: Mappin
             paths[tax] = os.path.join(tmp, f"{tax}.arrow")
             frame.drop([c for c in ("metadata",) if c in frame.columns]).write_ipc(paths[tax])
         cost = [_job_cost(job, frames[job[1]]) for job in jobs]
-        loads = [0] * workers
-        assigned: list[list[int]] = [[] for _ in range(workers)]
-        for i in sorted(range(len(jobs)), key=lambda k: -cost[k]):
-            w = loads.index(min(loads))
-            assigned[w].append(i)
-            loads[w] += cost[i]
+        spec = os.path.join(tmp, "jobs.pkl")
+        with open(spec, "wb") as fh:
+            pickle.dump({"paths": paths, "jobs": jobs, "order": sorted(range(len(jobs)), key=lambda k: -cost[k]),
+                         "random_state": random_state}, fh)
         procs = []
-        for w, idx in enumerate(assigned):
-            if not idx:
-                continue
-            spec = os.path.join(tmp, f"jobs-{w}.pkl")
-            out = os.path.join(tmp, f"results-{w}.pkl")
-            with open(spec, "wb") as fh:
-                pickle.dump({"paths": paths, "jobs": [jobs[i] for i in idx], "random_state": random_state}, fh)
+        for w in range(workers):
             err = open(os.path.join(tmp, f"stderr-{w}.txt"), "wb")
-            procs.append((idx, out, err, subprocess.Popen(
-                [sys.executable, "-m", "failtax.report._fitworker", spec, out],
+            procs.append((err, subprocess.Popen(
+                [sys.executable, "-m", "failtax.report._fitworker", spec, tmp],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)))
         results: list[Any] = [None] * len(jobs)
         try:
-            for idx, out, err, proc in procs:
+            for err, proc in procs:
                 code = proc.wait()
                 err.close()
                 if code != 0:
                     with open(err.name, encoding="utf-8", errors="replace") as fh:
                         tail = fh.read().strip().splitlines()[-1:] or [f"exit status {code}"]
                     raise RuntimeError(f"a fitting worker failed: {tail[0]}")
-                with open(out, "rb") as fh:
-                    for i, r in zip(idx, pickle.load(fh), strict=True):
-                        results[i] = r
+            for i in range(len(jobs)):
+                with open(os.path.join(tmp, f"result-{i}.pkl"), "rb") as fh:
+                    results[i] = pickle.load(fh)
         finally:
-            for _idx, _out, err, proc in procs:
+            for err, proc in procs:
                 if proc.poll() is None:
                     proc.kill()
                     proc.wait()
@@ -143,19 +137,27 @@ def _run_in_workers(jobs: list[tuple[str, str, datetime | None]], frames: Mappin
 
 
 def run_worker(spec: str, out: str) -> None:
-    """Worker side of :func:`_run_in_workers`: run the jobs in ``spec``, pickle results to ``out``."""
+    """Worker side of :func:`_run_in_workers`: take the jobs in ``spec`` no other worker has
+    taken, in its order, and pickle each result into the folder ``out``."""
+    import os
     import pickle
 
     with open(spec, "rb") as fh:
         task = pickle.load(fh)
     frames: dict[str, pl.DataFrame] = {}
-    results = []
-    for job in task["jobs"]:
+    for i in task["order"]:
+        try:  # claim the job: only one worker creates its claim file
+            os.close(os.open(os.path.join(out, f"claim-{i}"), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            continue
+        job = task["jobs"][i]
         if job[1] not in frames:
             frames[job[1]] = pl.read_ipc(task["paths"][job[1]])
-        results.append(_fit(job, frames[job[1]], task["random_state"]))
-    with open(out, "wb") as fh:
-        pickle.dump(results, fh)
+        result = _fit(job, frames[job[1]], task["random_state"])
+        part = os.path.join(out, f"result-{i}.pkl.part")
+        with open(part, "wb") as fh:
+            pickle.dump(result, fh)
+        os.replace(part, os.path.join(out, f"result-{i}.pkl"))
 
 
 def fit_tuners_and_backtests(
