@@ -17,13 +17,14 @@ their reason and detail (run only when some lines did not make it in).
 
 :func:`build_plain_insert_sql` is a cheaper statement for the common case, a block made
 only of good failure events whose signals are compact lists of strings without escapes
-(what failtax's own emitter writes, and most drifted spellings). It parses only the eleven failure-event keys and has no filter: a
-line that is not such an event makes it fail (DuckDB's ``error()``, a failing cast), and
-the caller then runs the statement above, which inserts exactly the same rows for the
-lines it accepts. No filter matters because DuckDB pushes a filter on parsed values
-below the parse and parses every line again for each value the filter reads; no
-per-format ``CASE`` and no signal decoding beyond a split make the rest of the saving (measured:
-about a fifth of the statement's CPU time on 1,000,000 emitter lines). Its string keys
+(what failtax's own emitter writes, and most drifted spellings). It parses only the
+eleven failure-event keys and has no filter: a line that is not such an event makes it
+fail (DuckDB's ``error()``, a failing cast), and the caller then runs the statement
+above, which inserts exactly the same rows for the lines it accepts. No filter matters
+because DuckDB pushes a filter on parsed values below the parse and parses every line
+again for each value the filter reads; no per-format ``CASE`` and no signal decoding
+beyond a split make the rest of the saving (measured: about a fifth of the statement's
+CPU time on 1,000,000 emitter lines). Its string keys
 are read straight as VARCHAR rather than as fragments to check and unquote: the second
 of :func:`line_gates` marks, from the raw bytes, the few lines where such a key could
 hold anything but a string, and only those are checked from fragments (a third less
@@ -575,8 +576,8 @@ def build_plain_insert_sql(relation: str, *, dedupe: bool, skip: str = "_dups", 
     A plain failure event is a good line of the ``failure-event`` format (required keys
     present, every key of the right type, a known ``eventType``, a valid ``ts``) whose
     ``signals``, if any, are a compact list of strings without escapes (their names are
-    spelled one way here as there). For such lines the
-    row is exactly what :func:`build_insert_sql` inserts; any other line makes the
+    spelled one way here as there). For such lines the row is exactly what
+    :func:`build_insert_sql` inserts; any other line makes the
     statement fail (``error()``, a failing cast or a line that is not JSON), so a caller
     that can run again (outside a transaction) falls back to :func:`build_insert_sql`.
     ``dedupe``, ``skip`` and ``gate`` as there.

@@ -401,9 +401,10 @@ class Searcher:
         groups: dict[int, list] = {}
         for t in todo:
             groups.setdefault(id(t[3]), []).append(t)
-        blocks = [group[a:a + step] for group in groups.values()
-                  for step in [max(1, _BLOCK // (width * len(group[0][3])))]
-                  for a in range(0, len(group), step)]
+        blocks = []
+        for group in groups.values():
+            step = max(1, _BLOCK // (width * len(group[0][3])))
+            blocks += [group[a:a + step] for a in range(0, len(group), step)]
         for block in blocks:
             touched = np.concatenate([t[3] for t in block])
             cols = np.unique(touched)
