@@ -151,6 +151,35 @@ def test_pair_that_a_route_takes_too_early_gets_its_own_route():
     assert classify({"signals": ["electron-crash"]}, taxonomy="replay", table=tbl).bucket == "infra"
 
 
+def test_a_companion_signal_the_data_does_not_need_is_left_out_of_the_route():
+    # a new signal seen only beside element-not-found (routed to stale-script); people
+    # report those as infra. A route for the pair and a route for the new signal alone
+    # move the same events: the data does not need the companion, so the route names
+    # the new signal alone, and element-not-found keeps its bucket.
+    rows = [(["element-not-found", "renderer-gone"], "report-bug") for _ in range(40)]
+    rows += [(["element-not-found"], "regenerate")] * 40 + [(["electron-crash"], "report-bug")] * 20
+    t = TableTuner("replay", cv=None, drop_suspect_labels=False).fit(frame(rows))
+    assert [(c.kind, c.signals, c.to_bucket) for c in t.changes_] == [("route-new-signal", ("renderer-gone",), "infra")]
+    assert classify({"signals": ["renderer-gone"]}, taxonomy="replay", table=t.table_).bucket == "infra"
+    assert classify({"signals": ["element-not-found"]}, taxonomy="replay", table=t.table_).bucket == "stale-script"
+
+
+def test_the_signal_the_tool_named_is_routed_not_a_word_the_table_found_in_the_text():
+    # every session-expired event's text names a session, which the regen table's text
+    # rules read as the context signal broad-tool; on these events the two cannot be told
+    # apart, and the route goes to the signal the tool named
+    rows = [(["session-expired"], "report-bug") for _ in range(40)]
+    rows += [(["loop-on-modal"], "muggle-feedback")] * 30 + [(["single-tool-call-error"], "retry")] * 30
+    df = frame(rows).with_columns(
+        taxonomy=pl.lit("regen"),
+        text=pl.when(pl.col("signals").list.contains("session-expired")).then(pl.lit("Goal: upload an avatar. session expired")),
+    )
+    assert classify({"text": "Goal: upload an avatar. session expired"}, taxonomy="regen").signals == ("broad-tool",)
+    t = TableTuner("regen", cv=None, drop_suspect_labels=False).fit(df)
+    assert [(c.kind, c.signals, c.to_bucket) for c in t.changes_] == [("route-new-signal", ("session-expired",), "infra")]
+    assert classify({"signals": ["session-expired"]}, taxonomy="regen", table=t.table_).bucket == "infra"
+
+
 # --------------------------------------------------------------------------- no churn, planted defects
 
 

@@ -228,7 +228,7 @@ def fit_counts(tuner: TableTuner, counts: pl.DataFrame) -> TableTuner:
         counts = counts.filter(~flags)
         used = _WEEK_METHOD
     design = _design(counts, tax)
-    searcher = tuner._searcher(design, base.fallback)
+    searcher = tuner._searcher(design, base)
     routes, accepted, watch = searcher.run(base.route, max_changes=int(tuner.max_changes), valid=_lint_ok(base))
     tuner.base_table_ = base
     tuner.taxonomy_ = tax

@@ -245,8 +245,10 @@ class Searcher:
         min_gain: float,
         random_state: int | None = 0,
         tree_depth: int = 3,
+        text_signals: frozenset[str] = frozenset(),
     ):
         self.d = design
+        self.text_signals = text_signals  # signals the table's own text rules find
         self.bidx = {b: i for i, b in enumerate(design.buckets)}
         self.fallback = self.bidx[fallback]
         self.min_support = int(min_support)
@@ -261,6 +263,7 @@ class Searcher:
         self.L = design.label_counts()
         self.n_evaluated = 0
         self._masks: dict[RouteRule, np.ndarray] = {}
+        self._set_events = design.counts.sum(axis=(1, 2))  # events per signal set
 
     # ------------------------------------------------------------------ replay
     def _mask(self, route: RouteRule) -> np.ndarray:
@@ -480,12 +483,9 @@ class Searcher:
             top = passing[0]
             net = top.wins - top.losses
             tol = max(2.0, math.sqrt(max(net, 0)) / 2) / max(top.n, 1)
-            passing.sort(key=lambda e: (
-                not (e.gain >= top.gain - tol and _overlap(e.moved_sets, top.moved_sets) >= 0.5),
-                _KIND_RANK.get(e.cand.kind, 9),
-                e.moved if e.cand.kind == "add-combination-route" else 0,  # the narrower combination
-                e.cand.order,
-            ))
+            tied = [e for e in passing if e.gain >= top.gain - tol and _overlap(e.moved_sets, top.moved_sets) >= 0.5]
+            rank = self._tie_ranks(tied)
+            passing.sort(key=lambda e: rank.get(id(e), (1,)))
             best = next((e for e in passing if valid is None or valid(e.routes)), None)
             if best is None:  # every passing edit would leave a table that fails lint
                 watch = self._watch(evals, alpha_adj)
@@ -495,6 +495,40 @@ class Searcher:
             if best.since is not None:
                 self.forget_before(best.cand.signals, best.since)
         return routes, accepted, watch
+
+    def _tie_ranks(self, tied: list[Evaluation]) -> dict[int, tuple]:
+        """The order among tied edits: the smallest change first.
+
+        A route for a combination comes first when it moves fewer events than routing one
+        of its signals alone would: it leaves the rest as it was. When a one-signal route
+        moves exactly the same events, the data does not need the companion signal, so the
+        one-signal route comes first. Among one-signal routes moving the same events, the
+        signal found on fewer events comes first: routing a signal seen everywhere (a
+        table's context word such as a browser being named) changes what later events
+        it meets, where the rarer signal is the one the evidence points at. On events the
+        data cannot tell apart, a signal the tool named comes before one the table's own
+        text rules found in the event's text.
+        """
+        singles = [e for e in tied if e.cand.kind in ("reroute-signal", "route-new-signal")]
+        rank: dict[int, tuple] = {}
+        for e in tied:
+            kind = _KIND_RANK.get(e.cand.kind, 9)
+            if e.cand.kind == "add-combination-route" and any(
+                s.cand.to_bucket == e.cand.to_bucket and np.array_equal(s.moved_sets, e.moved_sets) for s in singles
+            ):
+                kind = _KIND_RANK["reroute-signal"] + 0.5
+            narrow = e.moved if e.cand.kind == "add-combination-route" else 0  # the narrower combination
+            single = e.cand.kind in ("reroute-signal", "route-new-signal")
+            seen = self._events_with(e.cand.signals[0]) if single else 0
+            found = single and e.cand.signals[0] in self.text_signals
+            rank[id(e)] = (0, kind, narrow, seen, found, e.cand.order)
+        return rank
+
+    def _events_with(self, signal: str) -> int:
+        """How many events carry ``signal``."""
+        if signal not in self.d.col:
+            return 0
+        return int(self._set_events[self.d.signal_sets[self.d.col[signal]]].sum())
 
     def _without_weak_drift(self, e: Evaluation, routes: tuple[RouteRule, ...], cur: np.ndarray,
                             alpha_adj: float) -> Evaluation:

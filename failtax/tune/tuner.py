@@ -39,7 +39,7 @@ from failtax.errors import InputError
 from failtax.table import RuleTable, load_table
 from failtax.taxonomy import Taxonomy, load_taxonomy
 from failtax.tune._design import Design, build_design, replay_routes
-from failtax.tune._frame import prepare, with_signal_sets
+from failtax.tune._frame import prepare, text_rules, with_signal_sets
 from failtax.tune._labels import drop_suspect_labels
 from failtax.tune._search import Searcher
 
@@ -216,10 +216,11 @@ class TableTuner(BaseEstimator):
         if self.cv is not None and (not isinstance(self.cv, int | np.integer) or self.cv < 0):
             raise InputError(f"cv must be None or a non-negative integer, got {self.cv!r}")
 
-    def _searcher(self, design: Design, fallback: str) -> Searcher:
+    def _searcher(self, design: Design, base: RuleTable) -> Searcher:
         return Searcher(
-            design, fallback=fallback, min_support=self.min_support, alpha=self.alpha,
+            design, fallback=base.fallback, min_support=self.min_support, alpha=self.alpha,
             min_gain=self.min_gain, random_state=self.random_state, tree_depth=self.tree_depth,
+            text_signals=frozenset(r.signal for r in text_rules(base)) if self.use_text else frozenset(),
         )
 
     def _design(self, decisions: Any, tax: Taxonomy, table: RuleTable, *, drop: bool,
@@ -251,7 +252,7 @@ class TableTuner(BaseEstimator):
         frame, design, n_suspect, method = self._design(decisions, tax, base, drop=self.drop_suspect_labels,
                                                         timings=timings)
         t0 = time.perf_counter()
-        searcher = self._searcher(design, base.fallback)
+        searcher = self._searcher(design, base)
         routes, accepted, watch = searcher.run(base.route, max_changes=int(self.max_changes), valid=_lint_ok(base))
         t1 = time.perf_counter()
         timings["search"] = t1 - t0
@@ -290,9 +291,9 @@ class TableTuner(BaseEstimator):
         for f in range(k):
             train = design.with_counts(design.counts - folds[f])
             test = design.with_counts(folds[f])
-            s = self._searcher(train, base.fallback)
+            s = self._searcher(train, base)
             routes, _, _ = s.run(base.route, max_changes=int(self.max_changes))
-            t = self._searcher(test, base.fallback)
+            t = self._searcher(test, base)
             ob, _ = t.replay(base.route)
             nb, _ = t.replay(routes)
             for key, v in _counts(test, ob, nb, slice(None)).items():
