@@ -279,3 +279,26 @@ def test_fisher_exact_matches_scipy(seed):
         k1, k2 = int(rng.integers(0, n1 + 1)), int(rng.integers(0, n2 + 1))
         expected = fisher_exact([[k1, n1 - k1], [k2, n2 - k2]], alternative="greater").pvalue
         assert fisher_exact_less(k1, n1, k2, n2) == pytest.approx(expected, rel=1e-9, abs=1e-300)
+
+
+def test_a_signal_the_tool_named_ranks_before_a_word_the_table_found_beside_it():
+    # every session-expired event's text names a session, which the regen table's text
+    # rules read as the context signal broad-tool: the two have the same figures, and
+    # the signal the tool named comes first (by name alone broad-tool would)
+    rows = []
+    for i in range(60):
+        expired = i < 30
+        implied = "infra" if expired else "agent-course"
+        rows.append({
+            "event_id": f"e{i:03d}", "family": "regen", "taxonomy": "regen", "ts": START + dt.timedelta(minutes=i),
+            "week": START.date(), "signals": ["session-expired"] if expired else ["loop-on-modal"],
+            "ai_bucket": "agent-course", "ai_suggestion": "muggle-feedback",
+            "user_action": "report-bug" if expired else "muggle-feedback", "implied_bucket": implied,
+            "decided": True, "opt_out": False, "agree": not expired, "latency_s": 10.0,
+            "text": "Goal: upload an avatar. session expired" if expired else None,
+        })
+    found = find_misleading_signals(pl.DataFrame(rows, infer_schema_length=None), taxonomy="regen", min_count=5)
+    top = found.signals.filter(pl.col("signal").is_in(["session-expired", "broad-tool"]))
+    assert top.select("n_labelled", "n_match", "fallback_wrong").n_unique() == 1  # the same figures
+    assert top["signal"].to_list() == ["session-expired", "broad-tool"]
+    assert top["rank"].to_list() == [1, 2]

@@ -51,6 +51,7 @@ from failtax.analysis.agreement import frame_records
 from failtax.analysis.rules import ensure_reclassified, signal_routes
 from failtax.analysis.frames import with_rate_columns
 from failtax.analysis.stats import binomial_test_less, fisher_exact_less, newcombe_diff_interval
+from failtax.table import RuleTable
 from failtax.taxonomy import load_taxonomy
 
 __all__ = ["MisleadingSignals", "find_misleading_signals", "redact_text"]
@@ -143,11 +144,13 @@ def _clean(v: Any) -> Any:
 
 def rank_signals_from_counts(sig: pl.DataFrame, routes: pl.DataFrame, combos: pl.DataFrame, per: pl.DataFrame,
                              lab: pl.DataFrame, over_to: pl.DataFrame, *, min_count: int,
-                             alpha: float) -> tuple[pl.DataFrame, float, int]:
+                             alpha: float, text_signals: frozenset[str] = frozenset()) -> tuple[pl.DataFrame, float, int]:
     """The ranked per-signal frame, its baseline ``p0`` and labelled count, from per-combo counts.
 
     Shared by the local analysis and the Spark path (which computes the same counts in
-    the cluster), so both rank with one definition.
+    the cluster), so both rank with one definition. Signals with the same figures are
+    ranked with those the tool named before ``text_signals`` (the ones the table's own
+    text rules find), then by name.
     """
     # Baseline: share of labelled events whose implied bucket is the table's bucket.
     lab_b = lab.join(combos.select("combo", "bucket"), on="combo")
@@ -199,9 +202,10 @@ def rank_signals_from_counts(sig: pl.DataFrame, routes: pl.DataFrame, combos: pl
         pl.Series("fallback_wrong", significant & unrouted, dtype=pl.Boolean),
         pl.Series("low_count", n < min_count, dtype=pl.Boolean),
     )
-    out = out.with_columns(pl.col("excess_low").fill_nan(None))
-    out = out.sort(["misleading", "fallback_wrong", "excess_low", "p_value", "signal"],
-                   descending=[True, True, True, False, False], nulls_last=True).with_row_index("rank", offset=1)
+    out = out.with_columns(pl.col("excess_low").fill_nan(None),
+                           pl.col("signal").is_in(sorted(text_signals)).alias("_found"))
+    out = out.sort(["misleading", "fallback_wrong", "excess_low", "p_value", "_found", "signal"],
+                   descending=[True, True, True, False, False, False], nulls_last=True).with_row_index("rank", offset=1)
     out = out.select(
         "rank", "signal", "misleading", "fallback_wrong", "unrouted", "routed_rule", "routed_bucket",
         "n_events", "n_decided", "n_rated",
@@ -210,6 +214,11 @@ def rank_signals_from_counts(sig: pl.DataFrame, routes: pl.DataFrame, combos: pl
         "excess", "excess_low", "p_value", "low_count",
     ).with_columns(pl.col("rank").cast(pl.Int64))
     return out, p0, n_lab
+
+def text_signals_of(table: RuleTable) -> frozenset[str]:
+    """The signals the table's own rules find in an event's text."""
+    return frozenset(r.signal for r in table.extract if r.uses_text)
+
 
 def find_misleading_signals(
     decisions: Any,
@@ -290,7 +299,7 @@ def find_misleading_signals(
         "combo", "implied_bucket").agg(pl.len().cast(pl.Int64).alias("k"))
 
     out, p0, n_lab = rank_signals_from_counts(sig, routes, combos, per, lab, over_to,
-                                              min_count=min_count, alpha=alpha)
+                                              min_count=min_count, alpha=alpha, text_signals=text_signals_of(tbl))
 
     lift = _lift(sig, lab, buckets, signals)
     side = max(5, min_count // 3) if min_split_count is None else min_split_count
