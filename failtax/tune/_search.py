@@ -509,13 +509,14 @@ class Searcher:
         data cannot tell apart, a signal the tool named comes before one the table's own
         text rules found in the event's text.
         """
-        singles = [e for e in tied if e.cand.kind in ("reroute-signal", "route-new-signal")]
+        def key(e: Evaluation) -> tuple[str | None, bytes]:
+            return e.cand.to_bucket, np.asarray(e.moved_sets, dtype=np.int64).tobytes()
+
+        one_signal = {key(e) for e in tied if e.cand.kind in ("reroute-signal", "route-new-signal")}
         rank: dict[int, tuple] = {}
         for e in tied:
             kind = _KIND_RANK.get(e.cand.kind, 9)
-            if e.cand.kind == "add-combination-route" and any(
-                s.cand.to_bucket == e.cand.to_bucket and np.array_equal(s.moved_sets, e.moved_sets) for s in singles
-            ):
+            if e.cand.kind == "add-combination-route" and key(e) in one_signal:
                 kind = _KIND_RANK["reroute-signal"] + 0.5
             narrow = e.moved if e.cand.kind == "add-combination-route" else 0  # the narrower combination
             single = e.cand.kind in ("reroute-signal", "route-new-signal")
