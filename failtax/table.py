@@ -195,6 +195,14 @@ class ExtractRule:
     def uses_text(self) -> bool:
         return bool(self.contains or self.and_contains or self.regex or self.http_status)
 
+    @property
+    def text_only(self) -> bool:
+        """True when the rule looks at nothing but the text (so telemetry can replay it)."""
+        return self.uses_text and not (
+            self.exit_code or self.has_signal is not None or self.posix_signal or self.frame_subtype
+            or self.frame_error is not None or self.field is not None
+        )
+
 
 @dataclass(frozen=True)
 class RouteRule:
@@ -300,6 +308,14 @@ class RuleTable:
         for r in self.route:
             out.extend([*r.any, *r.all, *r.none])
         return tuple(dict.fromkeys(out))
+
+    def text_rules(self) -> tuple[ExtractRule, ...]:
+        """The extract rules that look at nothing but the text (:attr:`ExtractRule.text_only`)."""
+        return tuple(r for r in self.extract if r.text_only)
+
+    def text_signals(self) -> frozenset[str]:
+        """The signals the table's own text rules find in an event's text."""
+        return frozenset(r.signal for r in self.text_rules())
 
     def route_by_id(self, rule_id: str) -> RouteRule:
         for r in self.route:

@@ -51,7 +51,6 @@ from failtax.analysis.agreement import frame_records
 from failtax.analysis.rules import ensure_reclassified, signal_routes
 from failtax.analysis.frames import with_rate_columns
 from failtax.analysis.stats import binomial_test_less, fisher_exact_less, newcombe_diff_interval
-from failtax.table import RuleTable
 from failtax.taxonomy import load_taxonomy
 
 __all__ = ["MisleadingSignals", "find_misleading_signals", "redact_text"]
@@ -215,10 +214,6 @@ def rank_signals_from_counts(sig: pl.DataFrame, routes: pl.DataFrame, combos: pl
     ).with_columns(pl.col("rank").cast(pl.Int64))
     return out, p0, n_lab
 
-def text_signals_of(table: RuleTable) -> frozenset[str]:
-    """The signals the table's own rules find in an event's text."""
-    return frozenset(r.signal for r in table.extract if r.uses_text)
-
 
 def find_misleading_signals(
     decisions: Any,
@@ -299,7 +294,7 @@ def find_misleading_signals(
         "combo", "implied_bucket").agg(pl.len().cast(pl.Int64).alias("k"))
 
     out, p0, n_lab = rank_signals_from_counts(sig, routes, combos, per, lab, over_to,
-                                              min_count=min_count, alpha=alpha, text_signals=text_signals_of(tbl))
+                                              min_count=min_count, alpha=alpha, text_signals=tbl.text_signals())
 
     lift = _lift(sig, lab, buckets, signals)
     side = max(5, min_count // 3) if min_split_count is None else min_split_count

@@ -49,7 +49,6 @@ from failtax.analysis.signals import (
     _lift,
     drift_from_weekly,
     rank_signals_from_counts,
-    text_signals_of,
 )
 from failtax.errors import InputError
 from failtax.spark.classify import table_from_text
@@ -504,7 +503,7 @@ def find_misleading_signals(
             "combo", "week", "implied_bucket").agg(pl.col("n").sum().cast(pl.Int64).alias("k"))
 
         out, p0, n_lab = rank_signals_from_counts(sig, routes, combos, per, lab, over_to, min_count=min_count, alpha=alpha,
-                                                  text_signals=text_signals_of(tbl))
+                                                  text_signals=tbl.text_signals())
         lift = _lift(sig, lab, buckets, signals)
         side = max(5, min_count // 3) if min_split_count is None else min_split_count
         drift = drift_from_weekly(sig, weekly_lab, min_count=min_count, min_side=side, alpha=alpha,

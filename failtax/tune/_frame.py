@@ -153,18 +153,6 @@ def _normalised_lists(signals: pl.Series) -> pl.Series:
     return frame.join(lut, on="_k", how="left", maintain_order="left")["_s"].alias("signals")
 
 
-def is_text_rule(rule: ExtractRule) -> bool:
-    """True when an extract rule looks at nothing but the text (so telemetry can replay it)."""
-    return rule.uses_text and not (
-        rule.exit_code or rule.has_signal is not None or rule.posix_signal or rule.frame_subtype
-        or rule.frame_error is not None or rule.field is not None
-    )
-
-
-def text_rules(table: RuleTable) -> tuple[ExtractRule, ...]:
-    return tuple(r for r in table.extract if is_text_rule(r))
-
-
 def _text_signals_loop(texts: Iterable[str], table: RuleTable) -> list[tuple[str, ...]]:
     from failtax.classify import extract_signals
 
@@ -180,7 +168,7 @@ def text_signal_patterns(texts: pl.Series, table: RuleTable) -> tuple[np.ndarray
     :data:`MEMO_TEXTS` distinct texts are remembered for the next call.
     """
     n = texts.len()
-    rules = text_rules(table)
+    rules = table.text_rules()
     if not rules or n == 0 or texts.null_count() == n:
         return np.zeros(n, dtype=np.int64), [()]
     sub = table.replace(extract=rules, route=(), locate=())
@@ -297,7 +285,7 @@ def with_signal_sets(frame: pl.DataFrame, table: RuleTable, *, use_text: bool) -
     """Add ``sigkey``: each event's signal set (named + found in text), sorted and joined."""
     # (prepare() de-duplicated the names; the few distinct combinations are sorted below)
     named = frame["signals"].list.join(SEP)
-    if use_text and text_rules(table) and frame["text"].null_count() < frame.height:
+    if use_text and table.text_rules() and frame["text"].null_count() < frame.height:
         tpat, patterns = text_signal_patterns(frame["text"], table)
     else:
         tpat, patterns = np.zeros(frame.height, dtype=np.int64), [()]

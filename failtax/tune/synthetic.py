@@ -26,7 +26,6 @@ import polars as pl
 from failtax.classify import extract_signals
 from failtax.table import RouteRule, RuleTable, load_table
 from failtax.taxonomy import load_taxonomy
-from failtax.tune._frame import text_rules
 
 __all__ = ["plant_defects", "synthetic_decisions"]
 
@@ -188,7 +187,7 @@ def synthetic_decisions(
         "test_case_id", "ai_bucket", "ai_suggestion", "signals", "user_action", "implied_bucket", "decided",
         "opt_out", "agree", "latency_s", "text", "true_bucket")}
     t0 = datetime(start.year, start.month, start.day)
-    text_table = tbl.replace(extract=text_rules(tbl), route=(), locate=())
+    text_table = tbl.replace(extract=tbl.text_rules(), route=(), locate=())
     seen: dict[tuple, tuple[set[str], set[str]]] = {}
     for i in range(n_events):
         w = int(rng.integers(weeks))
@@ -266,7 +265,7 @@ def synthetic_decisions(
 
 def _phrases(table: RuleTable) -> dict[str, str]:
     """A literal for each signal that the table's text rules read as that signal alone."""
-    text_table = table.replace(extract=text_rules(table), route=(), locate=())
+    text_table = table.replace(extract=table.text_rules(), route=(), locate=())
     out: dict[str, str] = {}
     for r in text_table.extract:
         if r.signal in out:

@@ -39,7 +39,7 @@ from failtax.errors import InputError
 from failtax.table import RuleTable, load_table
 from failtax.taxonomy import Taxonomy, load_taxonomy
 from failtax.tune._design import Design, build_design, replay_routes
-from failtax.tune._frame import prepare, text_rules, with_signal_sets
+from failtax.tune._frame import prepare, with_signal_sets
 from failtax.tune._labels import drop_suspect_labels
 from failtax.tune._search import Searcher
 
@@ -220,7 +220,7 @@ class TableTuner(BaseEstimator):
         return Searcher(
             design, fallback=base.fallback, min_support=self.min_support, alpha=self.alpha,
             min_gain=self.min_gain, random_state=self.random_state, tree_depth=self.tree_depth,
-            text_signals=frozenset(r.signal for r in text_rules(base)) if self.use_text else frozenset(),
+            text_signals=base.text_signals() if self.use_text else frozenset(),
         )
 
     def _design(self, decisions: Any, tax: Taxonomy, table: RuleTable, *, drop: bool,
