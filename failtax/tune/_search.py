@@ -401,9 +401,9 @@ class Searcher:
         # of any candidates read the union of their sets, and every row of the library was
         # copied for each block: on 300,000 regen decisions, 2,700 rows × 9,000 sets per
         # block where a candidate touched about 1,000 sets through 27 routes.)
-        groups: dict[int, list] = {}
+        groups: dict[tuple[str, ...], list] = {}
         for t in todo:
-            groups.setdefault(id(t[3]), []).append(t)
+            groups.setdefault(cands[t[0]].touched, []).append(t)
         blocks = []
         for group in groups.values():
             step = max(1, _BLOCK // (width * len(group[0][3])))
