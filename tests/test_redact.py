@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from failtax.classify import classify
 from failtax.redact import KINDS, Finding, find_secrets, placeholder, redact, redact_excerpt, redact_slice
@@ -311,9 +313,6 @@ def test_the_load_masking_functions_register_once_per_connection_however_often_a
 
 # --------------------------------------------------------------------------- the trigger
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
 _KEY_WORDS = ["pass", "password", "passwd", "passphrase", "pwd", "secret", "token", "api_key", "apiKey",
               "auth", "authorization", "credentials", "client_secret", "dbPassword", "userPass", "AccessKey"]
 _AROUND = ["", " ", "\n", "tests passed", "PASSED", "lastPassedAgeDays", "bypass", "passing", "x_", "-", "my.",
@@ -343,8 +342,8 @@ def test_the_trigger_matches_wherever_a_rule_does(text: str) -> None:
     from failtax.redact import TRIGGER_PATTERN, _engine
 
     data = text.encode()
-    if _engine().span.search(data) is not None:
-        assert re2.compile(TRIGGER_PATTERN).search(data) is not None
+    assume(_engine().span.search(data) is not None)  # (most generated texts: a rule matches)
+    assert re2.compile(TRIGGER_PATTERN).search(data) is not None
 
 
 def test_the_trigger_passes_over_passed() -> None:
