@@ -379,6 +379,33 @@ def test_a_schema_1_database_is_read_but_not_extended(tmp_path: Path) -> None:
         assert _counts(tel) == (1, 0)
 
 
+def test_a_schema_2_database_is_read_and_extended_in_place(tmp_path: Path) -> None:
+    """Schema 2 kept every event in one table, ``events``: it reads as it is, and a load
+    into it makes that table the first of the view's two, keeping its rows and
+    recognising duplicates of them."""
+    db, f = _database_of_schema(tmp_path, "2")
+    f.write_text(_line(_event(1)) + _line(_event(2)))
+    con = duckdb.connect(str(db))  # back to schema 2's layout: one table
+    con.execute("CREATE TABLE old AS SELECT * FROM events")
+    con.execute("DROP VIEW events")
+    con.execute("DROP TABLE _events")
+    con.execute("DROP TABLE _plain_events")
+    con.execute("ALTER TABLE old RENAME TO events")
+    con.close()
+    with connect(db) as tel:
+        assert tel.sql("SELECT run_id FROM events").fetchall() == [("r1",)]
+    copy = tmp_path / "copy.jsonl"
+    copy.write_text(_line(_event(1)) + _line(_event(3)))  # its first line: a duplicate of the old row
+    with load([f, copy], db=db) as tel:
+        assert tel.summary.duplicates == 1
+        assert sorted(tel.sql("SELECT run_id, file, line FROM events").fetchall()) == [
+            ("r1", str(f), 1), ("r2", str(f), 2), ("r3", str(copy), 2)]
+        kinds = dict(tel.sql("SELECT table_name, table_type FROM information_schema.tables").fetchall())
+        assert kinds["events"] == "VIEW" and kinds["_events"] == kinds["_plain_events"] == "BASE TABLE"
+        assert tel.sql("SELECT value FROM _meta WHERE key = 'schema_version'").fetchall() == [("3",)]
+        assert [c[0] for c in tel.sql("DESCRIBE events").fetchall()] == [c for c, _, _ in EVENTS_COLUMNS]
+
+
 # --------------------------------------------------------------------------- crashes and concurrency
 
 

@@ -76,7 +76,17 @@ from failtax.telemetry.files import (
     tail_digest,
     tail_matches,
 )
-from failtax.telemetry.schema import EVENTS_COLUMNS, FIELDS, FORMATS, QUARANTINE_COLUMNS, SOURCES
+from failtax.telemetry.schema import (
+    EVENTS_COLUMNS,
+    EVENTS_TABLE,
+    FIELDS,
+    FORMATS,
+    PLAIN_EVENT_COLUMNS,
+    PLAIN_EVENTS_TABLE,
+    QUARANTINE_COLUMNS,
+    SOURCES,
+    events_view_sql,
+)
 from failtax.telemetry.validate import (
     UNESCAPED_QUOTE,
     build_insert_sql,
@@ -95,10 +105,13 @@ except ImportError:  # pragma: no cover - non-POSIX
 
 __all__ = ["FileReport", "LoadSummary", "Telemetry", "connect", "load"]
 
+#: "3": ``events`` is a view over two tables (see failtax.telemetry.schema.EVENTS_TABLE);
 #: "2": event ids and line hashes are XXH3-128 halves (MD5 and DuckDB's hash() in "1").
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 #: Schemas whose tables this failtax reads as its own (only the ids were made differently).
-READABLE_SCHEMAS = frozenset({"1", "2"})
+READABLE_SCHEMAS = frozenset({"1", "2", "3"})
+#: Schemas a load may add to: a "2" database's ``events`` table becomes the view's first table.
+EXTENDABLE_SCHEMAS = frozenset({"2", "3"})
 #: Bytes of lines gathered per statement: two row groups of typical failure events,
 #: one per DuckDB thread on a small machine; planning is negligible at this size.
 BATCH_BYTES = 160 << 20
@@ -461,6 +474,12 @@ def _scalar(con: duckdb.DuckDBPyConnection, sql: str, params: Any = None) -> Any
     return rows[0][0]
 
 
+def _delete_events(con: duckdb.DuckDBPyConnection, where: str, params: list) -> int:
+    """Delete the events ``where`` says (a WHERE clause) from both tables: how many."""
+    return sum(con.execute(f"DELETE FROM {table} {where}", params).fetchone()[0]
+               for table in (EVENTS_TABLE, PLAIN_EVENTS_TABLE))
+
+
 def _session(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("SET TimeZone = 'UTC'")
 
@@ -468,8 +487,15 @@ def _session(con: duckdb.DuckDBPyConnection) -> None:
 def _prepare(con: duckdb.DuckDBPyConnection) -> None:
     _session(con)
     register_masking(con)
+    kind = con.execute("SELECT table_type FROM information_schema.tables WHERE table_schema = current_schema() "
+                       "AND table_name = 'events'").fetchall()
+    if kind and kind[0][0] == "BASE TABLE":  # schema "2": its rows, all formats, in one table
+        con.execute(f"ALTER TABLE events RENAME TO {EVENTS_TABLE}")
     cols = ",\n  ".join(f'"{c}" {t}' for c, t, _ in EVENTS_COLUMNS)
-    con.execute(f"CREATE TABLE IF NOT EXISTS events (\n  {cols}\n)")
+    con.execute(f"CREATE TABLE IF NOT EXISTS {EVENTS_TABLE} (\n  {cols}\n)")
+    plain = ",\n  ".join(f'"{c}" {t}' for c, t, _ in EVENTS_COLUMNS if c in PLAIN_EVENT_COLUMNS)
+    con.execute(f"CREATE TABLE IF NOT EXISTS {PLAIN_EVENTS_TABLE} (\n  {plain}\n)")
+    con.execute(events_view_sql())
     qcols = ",\n  ".join(f'"{c}" {t}' for c, t, _ in QUARANTINE_COLUMNS)
     con.execute(f"CREATE TABLE IF NOT EXISTS quarantine (\n  {qcols}\n)")
     con.execute(
@@ -484,6 +510,8 @@ def _prepare(con: duckdb.DuckDBPyConnection) -> None:
     if _scalar(con, "SELECT count(*) FROM _meta") == 0:
         con.execute("INSERT INTO _meta VALUES ('schema_version', ?), ('duckdb_version', ?)",
                     [SCHEMA_VERSION, duckdb.__version__])
+    else:
+        con.execute("UPDATE _meta SET value = ? WHERE key = 'schema_version'", [SCHEMA_VERSION])
     refresh_taxonomy_tables(con)
     fingerprint = views_fingerprint()
     if _scalar(con, "SELECT count(*) FROM _meta WHERE key = 'views' AND value = ?", [fingerprint]) == 0:
@@ -498,7 +526,7 @@ def _check_compatible(con: duckdb.DuckDBPyConnection, where: Path, *, extending:
     except duckdb.Error:
         raise TelemetryError(f"{where}: not a failtax telemetry database") from None
     version = meta.get("schema_version")
-    if version == SCHEMA_VERSION or (version in READABLE_SCHEMAS and not extending):
+    if version in (EXTENDABLE_SCHEMAS if extending else READABLE_SCHEMAS):
         return
     if version in READABLE_SCHEMAS:
         raise TelemetryError(
@@ -642,11 +670,11 @@ def _ingest(
     removed = 0
     for f, _, _, status, _, lines, _ in plans:
         if status == "replaced":
-            removed += con.execute("DELETE FROM events WHERE file = ?", [str(f)]).fetchone()[0]
+            removed += _delete_events(con, "WHERE file = ?", [str(f)])
             con.execute("DELETE FROM quarantine WHERE file = ?", [str(f)])
         elif status == "grown":
             # Rows for a line that was unterminated last time are read again in full.
-            removed += con.execute("DELETE FROM events WHERE file = ? AND line > ?", [str(f), lines]).fetchone()[0]
+            removed += _delete_events(con, "WHERE file = ? AND line > ?", [str(f), lines])
             con.execute("DELETE FROM quarantine WHERE file = ? AND line > ?", [str(f), lines])
     with contextlib.ExitStack() as stack:
         if bar is not None:
@@ -1092,7 +1120,8 @@ class _Batch:
             [numpy_array(np.array(stand, dtype=np.int64), pa.int64()),
              numpy_array(np.array([line_of[k] for k in stand], dtype=np.int64), pa.int64())], names=["stand", "line"]))
         try:
-            self.con.execute("UPDATE events SET line = m.line FROM _renumber m WHERE events.line = m.stand")
+            for table in (EVENTS_TABLE, PLAIN_EVENTS_TABLE):
+                self.con.execute(f"UPDATE {table} SET line = m.line FROM _renumber m WHERE {table}.line = m.stand")
         finally:
             self.con.unregister("_renumber")
 
@@ -1108,7 +1137,7 @@ class _Batch:
             self.reasons[reason] -= n
             self.quarantined_by_file[path] -= n
         self.reasons = +self.reasons  # (drops reasons counted down to zero)
-        con.execute(f"DELETE FROM events {where}", [path, first, last])
+        _delete_events(con, where, [path, first, last])
         con.execute(f"DELETE FROM quarantine {where}", [path, first, last])
         detail = "decoded from a gzip member that fails its integrity check: its bytes may be wrong"
         rows: list[tuple[str, int, str, str, str | None, str]] = []

@@ -200,6 +200,28 @@ EVENTS_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("line_hash", "UBIGINT", "the other 64 bits of the line's XXH3-128 (duplicate detection)"),
 )
 
+#: ``events`` is a view over two tables. A plain failure event (nearly all of what the
+#: emitter writes) is a row of :data:`PLAIN_EVENTS_TABLE`, which has only the columns
+#: that format fills; every other row is one of :data:`EVENTS_TABLE`, which has them all.
+#: (Storing the other formats' 14 columns, NULL, with each plain event took about 0.33 s
+#: of CPU per million rows, a tenth of the insert.)
+EVENTS_TABLE = "_events"
+PLAIN_EVENTS_TABLE = "_plain_events"
+PLAIN_EVENT_COLUMNS: tuple[str, ...] = (
+    "event_id", "source", "event_type", "ts", "skill", "ai_classification", "ai_suggestion", "user_action",
+    "run_id", "test_case_id", "project_id", "signals", "metadata", "file", "line", "line_hash",
+)
+
+
+def events_view_sql() -> str:
+    """SQL: the ``events`` view, every column of :data:`EVENTS_COLUMNS` in order, over both tables."""
+    names = ", ".join(f'"{c}"' for c, _, _ in EVENTS_COLUMNS)
+    plain = ", ".join(f'"{c}"' if c in PLAIN_EVENT_COLUMNS else f'CAST(NULL AS {t}) AS "{c}"'
+                      for c, t, _ in EVENTS_COLUMNS)
+    return (f"CREATE OR REPLACE VIEW events AS SELECT {names} FROM {EVENTS_TABLE}\n"
+            f"UNION ALL SELECT {plain} FROM {PLAIN_EVENTS_TABLE}")
+
+
 QUARANTINE_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("file", "VARCHAR", "the file"),
     ("line", "BIGINT", "the line number (1-based)"),

@@ -44,8 +44,11 @@ import xxhash
 from failtax.redact import TRIGGER_PATTERN, redact, redact_json_text
 from failtax.telemetry.schema import (
     EVENTS_COLUMNS,
+    EVENTS_TABLE,
     FIELDS,
     FORMATS,
+    PLAIN_EVENT_COLUMNS,
+    PLAIN_EVENTS_TABLE,
     TYPE_NAMES,
     Format,
     spelled_sql,
@@ -523,7 +526,8 @@ def build_insert_sql(
     skip: str = "_dups",
     gate: str | None = None,
 ) -> str:
-    """INSERT the good lines of ``relation(file, line_no, h, eid, text)`` into ``events``.
+    """INSERT the good lines of ``relation(file, line_no, h, eid, text)`` into ``events``
+    (its table of every column, :data:`~failtax.telemetry.schema.EVENTS_TABLE`).
 
     Unguarded (``guarded=False``), a line that is not JSON makes the statement fail
     instead of being skipped: cheaper when every line parses (``try`` costs about 40%
@@ -538,7 +542,7 @@ def build_insert_sql(
     masking trigger then runs only on the lines where it is true.
 
     >>> sql = build_insert_sql("lines", dedupe=False, gate="maybe_secret")
-    >>> "maybe_secret AND regexp_matches" in sql, "INSERT INTO events" in sql
+    >>> "maybe_secret AND regexp_matches" in sql, "INSERT INTO _events " in sql
     (True, True)
     """
     columns = _columns(gate=gate)
@@ -550,7 +554,7 @@ def build_insert_sql(
         where = (f"({where}) AND NOT EXISTS (SELECT 1 FROM {skip} d "
                  "WHERE d.file = sourced.file AND d.line_no = sourced.line_no)")
     return (
-        f"INSERT INTO events ({', '.join(names)})"
+        f"INSERT INTO {EVENTS_TABLE} ({', '.join(names)})"
         + _sourced(relation, guarded=guarded, gate=gate)
         + f"\nSELECT {select}\nFROM sourced\nWHERE {where}"
     )
@@ -571,7 +575,8 @@ ORDER BY c.file, c.line_no
 
 def build_plain_insert_sql(relation: str, *, dedupe: bool, skip: str = "_dups", gate: str | None = None,
                            odd: str | None = None) -> str:
-    """INSERT the lines of ``relation(file, line_no, h, eid, text)``, all plain failure events.
+    """INSERT the lines of ``relation(file, line_no, h, eid, text)``, all plain failure events,
+    into ``events`` (its table of the columns they fill, :data:`~failtax.telemetry.schema.PLAIN_EVENTS_TABLE`).
 
     A plain failure event is a good line of the ``failure-event`` format (required keys
     present, every key of the right type, a known ``eventType``, a valid ``ts``) whose
@@ -626,13 +631,13 @@ def build_plain_insert_sql(relation: str, *, dedupe: bool, skip: str = "_dups", 
         "metadata": _masked(_JSON["metadata"], is_json=True, gate=gate), "file": "file", "line": "line_no",
         "line_hash": "h",
     }
-    names = [c for c, _, _ in EVENTS_COLUMNS]
-    select = ",\n       ".join(columns.get(n, "NULL") for n in names)
+    assert tuple(columns) == PLAIN_EVENT_COLUMNS
+    select = ",\n       ".join(columns.values())
     where = ""
     if dedupe:
         where = f"\nWHERE NOT EXISTS (SELECT 1 FROM {skip} d WHERE d.file = checked.file AND d.line_no = checked.line_no)"
     carry = f" {gate}," if gate else ""
-    return f"""INSERT INTO events ({', '.join(names)})
+    return f"""INSERT INTO {PLAIN_EVENTS_TABLE} ({', '.join(columns)})
 WITH parsed AS (
   SELECT file, line_no, h, eid,{carry} {odd_col} AS odd_,
          json_transform(text, '{typed}') AS j,
