@@ -123,10 +123,13 @@ class SimulationResult:
 
 
 def _first_route(table: RuleTable, signal: str) -> int | None:
-    for i, r in enumerate(table.route):
-        if r.matches({signal}):
-            return i
-    return None
+    return next(iter(_matching_routes(table, {signal})), None)
+
+
+def _matching_routes(table: RuleTable, signals: set[str]) -> list[int]:
+    """Indexes of the routes that match an event with ``signals``, in table order (the
+    first decides)."""
+    return [i for i, r in enumerate(table.route) if r.matches(signals)]
 
 
 def _single_routed(table: RuleTable) -> list[tuple[str, int]]:
@@ -191,10 +194,13 @@ def _plant(taxonomy: str, rng: random.Random, *, weeks: int, start: date, clean:
                           note=f"no rule knows {new}; the fallback {table.fallback} is wrong for it"))
 
     # rule too early: an earlier route wins over a later one when both signals appear
+    # (and the later one is next in line: a route that stands down for the other signal,
+    # or a third route between them, would make the truth a different defect or none)
     pairs = [
         (s1, i1, s2, i2)
         for s1, i1 in routed for s2, i2 in routed
         if i1 < i2 and table.route[i1].bucket != table.route[i2].bucket and s1 not in used and s2 not in used
+        and _matching_routes(table, {s1, s2})[:2] == [i1, i2]
     ]
     pair = None
     if pairs:
