@@ -379,6 +379,27 @@ def test_a_schema_1_database_is_read_but_not_extended(tmp_path: Path) -> None:
         assert _counts(tel) == (1, 0)
 
 
+def test_plain_failure_events_are_stored_narrow_and_the_view_joins_both_tables(tmp_path: Path) -> None:
+    """A new database's emitter lines go to the narrow table (the point of the two), other
+    formats to the full one, and ``events`` shows them all with the same columns."""
+    db = tmp_path / "t.duckdb"
+    f = tmp_path / "a.jsonl"
+    f.write_text("".join(_line(_event(i)) for i in range(1, 4)))
+    life = tmp_path / "life.log"
+    life.write_text(_line({"timestamp": "2026-09-08T09:00:00.000Z", "severity": "error", "event": "failure.classified",
+                           "feature_id": "f9", "session_id": "s9", "metadata": {"failure_type": "compile"},
+                           "message": "tsc failed"}))
+    load(f, db=db).close()
+    with load(life, db=db) as tel:
+        per_table = {t: tel.sql(f"SELECT source, count(*) FROM {t} GROUP BY source").fetchall()
+                     for t in ("_plain_events", "_events")}
+        assert per_table == {"_plain_events": [("failure-event", 3)], "_events": [("lifecycle", 1)]}
+        rows = tel.sql("SELECT source, run_id, severity FROM events ORDER BY source, run_id").fetchall()
+        assert rows == [("failure-event", "r1", None), ("failure-event", "r2", None), ("failure-event", "r3", None),
+                        ("lifecycle", None, "error")]
+        assert [c[0] for c in tel.sql("DESCRIBE events").fetchall()] == [c for c, _, _ in EVENTS_COLUMNS]
+
+
 def test_a_schema_2_database_is_read_and_extended_in_place(tmp_path: Path) -> None:
     """Schema 2 kept every event in one table, ``events``: it reads as it is, and a load
     into it makes that table the first of the view's two, keeping its rows and

@@ -480,6 +480,11 @@ def _delete_events(con: duckdb.DuckDBPyConnection, where: str, params: list) -> 
                for table in (EVENTS_TABLE, PLAIN_EVENTS_TABLE))
 
 
+def _create_table(con: duckdb.DuckDBPyConnection, name: str, columns: tuple[tuple[str, str, str], ...]) -> None:
+    cols = ",\n  ".join(f'"{c}" {t}' for c, t, _ in columns)
+    con.execute(f"CREATE TABLE IF NOT EXISTS {name} (\n  {cols}\n)")
+
+
 def _session(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("SET TimeZone = 'UTC'")
 
@@ -491,13 +496,10 @@ def _prepare(con: duckdb.DuckDBPyConnection) -> None:
                        "AND table_name = 'events'").fetchall()
     if kind and kind[0][0] == "BASE TABLE":  # schema "2": its rows, all formats, in one table
         con.execute(f"ALTER TABLE events RENAME TO {EVENTS_TABLE}")
-    cols = ",\n  ".join(f'"{c}" {t}' for c, t, _ in EVENTS_COLUMNS)
-    con.execute(f"CREATE TABLE IF NOT EXISTS {EVENTS_TABLE} (\n  {cols}\n)")
-    plain = ",\n  ".join(f'"{c}" {t}' for c, t, _ in EVENTS_COLUMNS if c in PLAIN_EVENT_COLUMNS)
-    con.execute(f"CREATE TABLE IF NOT EXISTS {PLAIN_EVENTS_TABLE} (\n  {plain}\n)")
+    _create_table(con, EVENTS_TABLE, EVENTS_COLUMNS)
+    _create_table(con, PLAIN_EVENTS_TABLE, tuple(c for c in EVENTS_COLUMNS if c[0] in PLAIN_EVENT_COLUMNS))
     con.execute(events_view_sql())
-    qcols = ",\n  ".join(f'"{c}" {t}' for c, t, _ in QUARANTINE_COLUMNS)
-    con.execute(f"CREATE TABLE IF NOT EXISTS quarantine (\n  {qcols}\n)")
+    _create_table(con, "quarantine", QUARANTINE_COLUMNS)
     con.execute(
         'CREATE TABLE IF NOT EXISTS _files (path VARCHAR, size BIGINT, mtime_ns BIGINT, head_hash VARCHAR, '
         '"offset" BIGINT, lines BIGINT, gzip BOOLEAN, loaded_at TIMESTAMP, head_len INTEGER)'

@@ -22,6 +22,7 @@ cannot tell apart is thus left as it was.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -102,6 +103,8 @@ class Evaluation:
         )
 
 
+#: The kinds of edit that route one signal alone.
+_ONE_SIGNAL_KINDS = frozenset({"reroute-signal", "route-new-signal"})
 _KIND_RANK = {"add-combination-route": 0, "reroute-signal": 1, "route-new-signal": 1, "drop-signal": 3,
               "move-route": 4, "remove-route": 5}
 
@@ -263,7 +266,6 @@ class Searcher:
         self.L = design.label_counts()
         self.n_evaluated = 0
         self._masks: dict[RouteRule, np.ndarray] = {}
-        self._set_events = design.counts.sum(axis=(1, 2))  # events per signal set
 
     # ------------------------------------------------------------------ replay
     def _mask(self, route: RouteRule) -> np.ndarray:
@@ -512,18 +514,23 @@ class Searcher:
         def key(e: Evaluation) -> tuple[str | None, bytes]:
             return e.cand.to_bucket, np.asarray(e.moved_sets, dtype=np.int64).tobytes()
 
-        one_signal = {key(e) for e in tied if e.cand.kind in ("reroute-signal", "route-new-signal")}
+        one_signal = {key(e) for e in tied if e.cand.kind in _ONE_SIGNAL_KINDS}
         rank: dict[int, tuple] = {}
         for e in tied:
             kind = _KIND_RANK.get(e.cand.kind, 9)
             if e.cand.kind == "add-combination-route" and key(e) in one_signal:
                 kind = _KIND_RANK["reroute-signal"] + 0.5
             narrow = e.moved if e.cand.kind == "add-combination-route" else 0  # the narrower combination
-            single = e.cand.kind in ("reroute-signal", "route-new-signal")
+            single = e.cand.kind in _ONE_SIGNAL_KINDS
             seen = self._events_with(e.cand.signals[0]) if single else 0
             found = single and e.cand.signals[0] in self.text_signals
             rank[id(e)] = (0, kind, narrow, seen, found, e.cand.order)
         return rank
+
+    @functools.cached_property
+    def _set_events(self) -> np.ndarray:
+        """Events per signal set (only ties need it)."""
+        return self.d.counts.sum(axis=(1, 2))
 
     def _events_with(self, signal: str) -> int:
         """How many events carry ``signal``."""
