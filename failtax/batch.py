@@ -37,12 +37,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, BinaryIO
 
 import numpy as np
+import orjson
 
 from failtax._batch_input import Columns, frame_columns, prepare, raw_from_records
 from failtax._batch_plan import Plan, plan_for, register_plan
@@ -378,6 +380,9 @@ def _to_classifications(plan: Plan, cols: Columns, parts: list[Part], singles: d
 # =========================================================================== JSON Lines
 
 
+_LONG_NUMBER = re.compile(rb"[0-9]{19}")
+
+
 def parse_jsonl_line(raw: bytes, where: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """Decode one JSON Lines record: ``(record, None)`` or ``(None, {"error": ...})``.
 
@@ -389,6 +394,14 @@ def parse_jsonl_line(raw: bytes, where: str) -> tuple[dict[str, Any] | None, dic
     line = raw.rstrip(b"\r\n")
     if not line.strip():
         return None, {"error": f"{where}: empty line"}
+    if _LONG_NUMBER.search(line) is None:  # orjson reads an integer past 64 bits as a float
+        try:
+            rec = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            pass  # the standard library decides (it takes NaN and lone surrogates) and says why not
+        else:
+            if isinstance(rec, dict):
+                return rec, None
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -409,6 +422,10 @@ CHUNK_BYTES = 4 * 1024 * 1024
 
 
 def _dump_line(obj: dict[str, Any]) -> bytes:
+    try:
+        return orjson.dumps(obj, default=str, option=orjson.OPT_APPEND_NEWLINE | orjson.OPT_SERIALIZE_NUMPY)
+    except TypeError:  # lone surrogates, integers past 64 bits: the standard library writes them
+        pass
     s = json.dumps(obj, ensure_ascii=False, default=str)
     try:
         return s.encode("utf-8") + b"\n"

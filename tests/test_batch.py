@@ -341,6 +341,34 @@ def test_failtax_classify_streams_a_large_file_across_processes(tmp_path: Path, 
         assert json.loads(out[i]) == json.loads(json.dumps(failtax.classify(recs[i], taxonomy="agent-run").to_dict()))
 
 
+def test_failtax_classify_reads_what_the_standard_json_reader_reads(failtax_cmd: list[str], tmp_path: Path) -> None:
+    """Lines are read with orjson where it agrees with json: an integer past 64 bits
+    (orjson would make it a float), NaN and lone surrogate escapes (orjson refuses them)
+    are read as json reads them, and a BOM mid-file is named as json names it."""
+    big = 123456789012345678901234567890
+    path = tmp_path / "odd.jsonl"
+    path.write_bytes(
+        b'{"id": 1, "text": "HTTP 429 Too Many Requests", "exit_code": 1}\n'
+        + f'{{"id": {big}, "text": "Killed", "exit_code": 137}}\n'.encode()
+        + b'{"id": "nan", "text": "Prompt is too long", "exit_code": NaN}\n'
+        + b'{"id": "lone", "text": "rate limited \\ud800 here"}\n'
+        + b'\xef\xbb\xbf{"id": "bom", "text": "x"}\n'
+        + b'{"id": 2, "text": "spawn claude ENOENT", "exit_code": 1}\n'
+    )
+    proc = subprocess.run([*failtax_cmd, "classify", "--taxonomy", "agent-run", str(path)], capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr.decode()
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [r.get("id") for r in rows[:4]] == [1, big, "nan", "lone"]
+    assert isinstance(rows[1]["id"], int)  # written back exactly, not as 1.2345678901234568e+29
+    assert [r.get("bucket") for r in rows] == ["rate_limited", "killed", "context_exceeded", "rate_limited", None, "spawn_failure"]
+    assert rows[4]["error"].startswith(f"{path}:5: not valid JSON (Unexpected UTF-8 BOM")
+    # every answer is what classify() gives for the record json reads from the line
+    for line, row in zip(path.read_bytes().splitlines(), rows, strict=True):
+        if "error" not in row:
+            want = failtax.classify(json.loads(line), taxonomy="agent-run").to_dict()
+            assert row == json.loads(json.dumps(want, default=str))
+
+
 def test_failtax_classify_reads_stdin_with_bad_lines(failtax_cmd: list[str]) -> None:
     stdin = b'{"text": "HTTP 429", "exit_code": 1, "id": "a"}\n\xff\xfe\n[1]\n{"text": "Killed"}'
     proc = subprocess.run([*failtax_cmd, "classify", "--taxonomy", "agent-run"], input=stdin, capture_output=True, timeout=120)
