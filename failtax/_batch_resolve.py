@@ -55,7 +55,6 @@ class Part:
     overrides: dict[int, tuple[str, str]]  # rendered (title, detail)
     located: dict[int, tuple[Any, Any]]  # (source_file, source_line)
     facts: dict[int, dict[str, str]] = field(default_factory=dict)
-    maybe_secret: np.ndarray | None = None  # rows whose text may hold a secret to mask
     signal_matrix: np.ndarray | None = None
     rule_matrix: np.ndarray | None = None
 
@@ -80,7 +79,6 @@ class _Texts:
         self._buf, self._start, self._len = row_buf.tolist(), row_start.tolist(), row_len.tolist()
         self._cache: dict[int, bytes] = {}
         self._findings: dict[int, list[Any]] = {}
-        self.maybe_secret = np.ones(len(row_buf), dtype=bool)
 
     def has_text(self, r: int) -> bool:
         return self._buf[r] >= 0
@@ -102,12 +100,7 @@ class _Texts:
         return self.data(r).decode("utf-8")
 
     def findings(self, r: int) -> list[Any]:
-        """The secrets in the row's text (:func:`failtax.redact.find_secrets`), cached.
-
-        A row the scan saw no secret shape in has none: it is not searched again.
-        """
-        if not self.maybe_secret[r]:
-            return []
+        """The secrets in the row's text (:func:`failtax.redact.find_secrets`), cached."""
         got = self._findings.get(r)
         if got is None:
             got = self._findings[r] = find_secrets(self.text(r))
@@ -266,11 +259,6 @@ def _run_part(plan: Plan, cols: Columns, lo: int, hi: int, want: Want) -> Part:
         ha, hz = np.searchsorted(h_rows, [a, z])
         blk = _Block(plan, texts, a, k, h_rows[ha:hz] - a, h_lits[ha:hz], h_starts[ha:hz])
         E, regex_start = _eval_rules(plan, cols, blk, lo + a, lo + z)
-        if plan.secret_units:
-            maybe = np.zeros(k, dtype=bool)
-            for u in plan.secret_units:
-                maybe |= blk.candidates(u)
-            texts.maybe_secret[a:z] = maybe
         # signals: present, and ordered by the first rule that found them
         K = np.full((k, n_sig), _BIG, dtype=np.int32, order="F")
         for j, rs in enumerate(plan.sig_rules):
@@ -388,7 +376,7 @@ def _run_part(plan: Plan, cols: Columns, lo: int, hi: int, want: Want) -> Part:
         lo=lo, hi=hi, decision=decision,
         sig_ptr=np.searchsorted(rows_all, np.arange(m + 1)).astype(np.int64),
         sig_ids=vals_all.astype(np.int32), lines=lines, overrides=overrides, located=located,
-        facts=facts_out, maybe_secret=texts.maybe_secret if want.classifications else None,
+        facts=facts_out,
         signal_matrix=smat, rule_matrix=rmat,
     )
 

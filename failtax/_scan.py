@@ -6,8 +6,8 @@ many records at once, over :class:`Segment` s: a byte buffer holding records' UT
 text at known offsets. Two engines give identical answers:
 
 - :class:`HyperscanEngine` (the default where the ``hyperscan`` wheel exists): one
-  database of every literal, ``HS_FLAG_CASELESS``, one scan over a whole buffer; a hit
-  is mapped back to its record by offset and dropped when it straddles two records.
+  database of every literal, ``HS_FLAG_CASELESS``, one scan per record (records never
+  share a scan: see :meth:`HyperscanEngine.scan`).
 - :class:`PolarsEngine` (pure fallback): polars' Aho-Corasick ``str.find_many`` /
   ``str.extract_many`` with ``ascii_case_insensitive`` and overlapping matches.
 
@@ -17,12 +17,18 @@ and ASCII case folding never touches a multi-byte sequence.
 
 Table regexes are RE2's to answer; this module only says where they cannot match, so
 RE2 runs on few records: :func:`exact_literals` turns a pattern that is just a few
-strings into literals, :func:`superset_pattern` writes a hyperscan pattern that matches
-wherever the RE2 one can (anchors dropped, case ignored, a possibly multi-byte
-character read as 1-4 bytes), :func:`required_literals` gives literals one of which
-every match contains, and :func:`max_match_width` bounds how far before a match's end
-its start can be. Records holding a character RE2 folds onto an ASCII letter
-(:data:`FOLD_RISK`) always run the regex.
+strings into literals, :func:`required_literals` gives literals one of which every match
+contains, and :func:`max_match_width` bounds how far before a match's end its start can
+be. Records holding a character RE2 folds onto an ASCII letter (:data:`FOLD_RISK`)
+always run the regex.
+
+:func:`superset_pattern` writes a hyperscan pattern that matches wherever an RE2 one can
+(anchors dropped, case ignored, a possibly multi-byte character read as 1-4 bytes), and
+:class:`HyperscanEngine` can scan such patterns beside the literals, but batch
+classification does not use them: the hyperscan build the wheel bundles (5.4.12) missed
+matches of such patterns on an AVX-512 machine (a pattern alone matched a record the
+scan did not report it in), while its literal matching agreed with substring search on
+every record tried (see :class:`failtax._batch_plan.Plan`).
 """
 
 from __future__ import annotations
@@ -654,14 +660,6 @@ class Segment:
     def __len__(self) -> int:
         return len(self.rows)
 
-    def locate(self, ends: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Map matches ``[end - size, end)`` to (segment index, start in record); -1 = none."""
-        begin = ends - sizes
-        k = np.searchsorted(self.starts, begin, side="right") - 1
-        kk = np.maximum(k, 0)
-        ok = (k >= 0) & (ends <= self.starts[kk] + self.lengths[kk])
-        return np.where(ok, kk, -1), begin - self.starts[kk]
-
 
 @dataclass(frozen=True)
 class Hits:
@@ -770,26 +768,29 @@ class HyperscanEngine:
     def scan(self, segment: Segment) -> Hits:
         if self._db is None or not len(segment):
             return Hits.empty()
-        lo = int(segment.starts[0])
-        hi = int((segment.starts + segment.lengths).max())
-        view = memoryview(segment.buffer)[lo:hi]
+        # One scan per record: hyperscan (5.4.12, as the wheel bundles it) can miss a
+        # pattern's match in a record when the same pattern matched earlier in the same
+        # scan, so records never share one (and the scan is no slower for it).
+        view = memoryview(segment.buffer)
         ids = array("i")
         ends = array("q")
-        add_id, add_end = ids.append, ends.append
+        at = array("q")
+        add_id, add_end, add_at = ids.append, ends.append, at.append
 
-        def on_match(i: int, _from: int, to: int, _flags: int, _ctx: Any) -> None:
+        def on_match(i: int, _from: int, to: int, _flags: int, k: int) -> None:
             add_id(i)
             add_end(to)
+            add_at(k)
 
-        self._db.scan(view, on_match)
+        scan = self._db.scan
+        for k, (a, n) in enumerate(zip(segment.starts.tolist(), segment.lengths.tolist(), strict=True)):
+            scan(view[a : a + n], on_match, context=k)
         if not ids:
             return Hits.empty()
         lit = np.frombuffer(ids, dtype=np.int32)
-        end = np.frombuffer(ends, dtype=np.int64) + lo
-        k, start = segment.locate(end, self._sizes[lit])
-        ok = k >= 0
-        rel = np.where(lit >= self.n_literals, start + 1, start)  # regexes: the end
-        return Hits(segment.rows[k[ok]], lit[ok], rel[ok])
+        end = np.frombuffer(ends, dtype=np.int64)
+        rel = np.where(lit >= self.n_literals, end, end - self._sizes[lit])  # regexes: the end
+        return Hits(segment.rows[np.frombuffer(at, dtype=np.int64)], lit, rel)
 
 
 # A table's database takes up to several seconds to compile (the development-flow table's

@@ -18,8 +18,8 @@ How it stays fast without giving up exactness:
    table) into one multi-pattern matcher (:mod:`failtax._scan`: hyperscan, else polars'
    Aho-Corasick) that reports, per row, which case-insensitive literals occur and
    where first. A regex alternative that is just a few strings joins the literals; any
-   other runs on RE2, only on rows where hyperscan saw a superset pattern of it (or one
-   of its required literals), searching from where a match can start.
+   other runs on RE2, only on rows holding one of its required literals, searching from
+   where a match can start.
 3. **Resolve with numpy.** Extract rules become a rows × rules boolean matrix
    (contains AND and_contains AND NOT unless AND regex AND the non-text conditions),
    signals a rows × signals matrix (:func:`extract_signal_matrix`, the representation
@@ -354,7 +354,7 @@ def _to_classifications(plan: Plan, cols: Columns, parts: list[Part], singles: d
             bucket = d["bucket_obj"]
             title, detail = p.overrides.get(r, (d["title"], d["detail"]))
             combined = cols.matching_text(i)
-            findings = find_secrets(combined) if p.maybe_secret is None or p.maybe_secret[r] else []
+            findings = find_secrets(combined)
             shown = redact(combined, findings=findings) if findings else combined
             sf, sl = p.located.get(r, (None, None))
             out.append(
