@@ -365,6 +365,18 @@ _HS_MISS_TEXTS = [
 ]
 
 
+@pytest.mark.parametrize("taxonomy", ["agent-run", "devflow", "replay", "regen", "orchestration"])
+def test_batch_plans_scan_no_regex_pattern_with_hyperscan(taxonomy: str) -> None:
+    """The bundled hyperscan missed regex matches (the orchestration golden case
+    ``prefect-paused-never-resumed-task-running`` among them): a plan hands it literals only."""
+    pytest.importorskip("hyperscan")
+    from failtax._batch_plan import plan_for
+
+    plan = plan_for(load_table(taxonomy), "hyperscan")
+    assert plan.n_units > 0 and not any(plan.engine.regex_ok) and not plan.unit_hs.any()
+    assert len(plan.engine.literals) == len(plan.literals) > 0
+
+
 def test_hyperscan_reports_each_records_first_match_whatever_the_records_before_it_matched() -> None:
     pytest.importorskip("hyperscan")
     engine = _scan.HyperscanEngine([], _HS_MISS_SUPERSETS)
