@@ -22,7 +22,8 @@ from failtax._scan import (
     prefilters,
     split_alternatives,
 )
-from failtax.table import RuleTable, compile_regex
+from failtax._regex_set import RegexSet
+from failtax.table import RuleTable, _re2_options, compile_regex
 
 __all__ = ["Plan", "plan_for", "register_plan"]
 
@@ -58,9 +59,7 @@ class Plan:
             if unless:
                 self.g_unless[r] = group(unless)
         self.g_fold = group(FOLD_RISK)
-        # Regexes run on RE2 one top-level alternative at a time, and only on rows where
-        # one of the alternative's required literals occurs (else: everywhere the rule's
-        # other conditions hold).
+        # Regexes run on RE2 one top-level alternative at a time.
         self.units: list[tuple[Any, int | None]] = []  # (RE2 pattern, widest match in bytes)
         supersets: list[str | None] = []
         reqs: list[tuple[str, ...] | None] = []
@@ -82,7 +81,7 @@ class Plan:
         # matches a record alone was not reported in it (tests/test_batch.py keeps one),
         # and a missed superset is a rule lost. Its literal matching was checked against
         # substring search on every real message and 20,000 generated records, every
-        # table: no hit missed. A regex runs where one of its required literals occurs.
+        # table: no hit missed.
         known = dict(zip(every_alt, prefilters(every_alt, superset=False), strict=True))
 
         def add_units(parts: tuple[list[str], list[Any]]) -> list[int]:
@@ -107,9 +106,16 @@ class Plan:
         for u, strings in exacts.items():
             self.unit_group[u] = group(strings)
             self.unit_exact[u] = True
-        # each alternative is prefiltered by its literals, if any
+        # The other alternatives without a wide gap are answered all at once, one RE2 set
+        # pass per record (their literals need no scan); the rest run one by one, each
+        # where one of its literals occurs (if it has any).
+        in_set = [u for u in range(self.n_units) if not self.unit_exact[u]]
+        self.regex_set = RegexSet([self.units[u][0].pattern for u in in_set], _re2_options)
+        self.set_units = np.array(in_set, dtype=np.int64)[self.regex_set.members]
+        self.unit_in_set = np.zeros(self.n_units, dtype=bool)
+        self.unit_in_set[self.set_units] = True
         for u in range(self.n_units):
-            if reqs[u] and not self.unit_exact[u]:
+            if reqs[u] and not self.unit_exact[u] and not self.unit_in_set[u]:
                 self.unit_group[u] = group(reqs[u])
         self.engine = make_engine(tuple(literal_ids), supersets, engine)
         self.unit_hs = np.array([bool(ok) for ok in self.engine.regex_ok], dtype=bool)

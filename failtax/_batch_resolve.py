@@ -3,8 +3,9 @@
 :func:`run` splits the rows into parts (forked processes on Linux for large inputs)
 and ``_run_part`` resolves one part block by block: one literal scan per buffer,
 group hits into a rows × groups matrix, rules into a rows × rules matrix, signals into
-a rows × signals matrix with their order, and the first route that holds. Regexes run
-on RE2 only where a prefilter says they may match; the matched line, captured facts
+a rows × signals matrix with their order, and the first route that holds. Regexes
+without a wide gap are answered by one RE2 set pass per row; the others run on RE2
+only where a prefilter says they may match; the matched line, captured facts
 and source locations are computed only for the rows whose answer shows them.
 """
 
@@ -99,6 +100,11 @@ class _Texts:
     def text(self, r: int) -> str:
         return self.data(r).decode("utf-8")
 
+    def views_of(self, rows: range) -> list[Any]:
+        """The rows' texts as buffers into the shared ones (b"" without text; not cached)."""
+        views, buf, start, n = self.views, self._buf, self._start, self._len
+        return [views[buf[r]][start[r] : start[r] + n[r]] if buf[r] >= 0 else b"" for r in rows]
+
     def findings(self, r: int) -> list[Any]:
         """The secrets in the row's text (:func:`failtax.redact.find_secrets`), cached."""
         got = self._findings.get(r)
@@ -158,10 +164,25 @@ class _Block:
         sel = slot >= 0
         np.minimum.at(self.P, (rep_rows[sel], slot[sel]), np.repeat(bs, cnt)[sel].astype(np.int32))
         self.fold = self.G[:, plan.g_fold]
+        # the regex alternatives of the plan's RE2 set: which match each row (exact)
+        self.U: np.ndarray | None = None
+        rs = plan.regex_set
+        if rs.compiled:
+            match = rs.match
+            got = [match(v) for v in texts.views_of(range(a, a + k))]
+            lens = np.fromiter(map(len, got), dtype=np.int64, count=k)
+            ids = np.fromiter((j for g in got for j in g), dtype=np.int64, count=int(lens.sum()))
+            rows_u = np.repeat(np.arange(k), lens)
+            real = ids < len(rs.members)  # not the set's probe
+            self.U = np.zeros((k, plan.n_units), dtype=bool, order="F")
+            self.U[rows_u[real], plan.set_units[ids[real]]] = True
 
     def candidates(self, u: int) -> np.ndarray:
-        """Rows where regex alternative ``u`` may match (a superset of where it does)."""
+        """Rows where regex alternative ``u`` may match (a superset of where it does;
+        exactly where it does for the alternatives of the plan's RE2 set)."""
         plan = self.plan
+        if self.U is not None and plan.unit_in_set[u]:
+            return self.U[:, u]
         if plan.unit_hs[u]:
             m = np.zeros(self.k, dtype=bool)
             m[self.unit_rows[u]] = True
@@ -424,9 +445,15 @@ def _eval_rules(plan: Plan, cols: Columns, blk: _Block, lo: int, hi: int) -> tup
             need_start = r in plan.regex_line_routes
             start = np.full(k, _BIG, dtype=np.int32) if need_start else None
             for u in plan.rule_units[r]:
-                cand = base & blk.candidates(u)
-                if not need_start:
-                    cand &= ~col
+                if blk.U is not None and plan.unit_in_set[u]:
+                    cand = base & blk.U[:, u]  # where it matches: only its start is searched
+                    if start is None:
+                        col |= cand
+                        continue
+                else:
+                    cand = base & blk.candidates(u)
+                    if not need_start:
+                        cand &= ~col
                 for i in np.flatnonzero(cand).tolist():
                     at = blk.unit_start(u, i)
                     if at >= 0:
