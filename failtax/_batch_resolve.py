@@ -406,7 +406,7 @@ def _eval_rules(plan: Plan, cols: Columns, blk: _Block, lo: int, hi: int) -> tup
     """The records × extract-rules matrix of rows ``lo..hi``, and regex match starts.
 
     The starts (byte offsets; big = none) are kept for the regex rules whose signal can
-    name a route's matched line.
+    name a route's matched line and matched in the block.
     """
     k = hi - lo
     G = blk.G
@@ -443,11 +443,11 @@ def _eval_rules(plan: Plan, cols: Columns, blk: _Block, lo: int, hi: int) -> tup
             base = col.copy()
             col[:] = False
             need_start = r in plan.regex_line_routes
-            start = np.full(k, _BIG, dtype=np.int32) if need_start else None
+            first: dict[int, int] = {}
             for u in plan.rule_units[r]:
                 if blk.U is not None and plan.unit_in_set[u]:
                     cand = base & blk.U[:, u]  # where it matches: only its start is searched
-                    if start is None:
+                    if not need_start:
                         col |= cand
                         continue
                 else:
@@ -458,9 +458,11 @@ def _eval_rules(plan: Plan, cols: Columns, blk: _Block, lo: int, hi: int) -> tup
                     at = blk.unit_start(u, i)
                     if at >= 0:
                         col[i] = True
-                        if start is not None and at < start[i]:
-                            start[i] = at
-            if start is not None:
+                        if need_start and at < first.get(i, _BIG):
+                            first[i] = at
+            if first:
+                start = np.full(k, _BIG, dtype=np.int32)
+                start[np.fromiter(first, dtype=np.int64)] = np.fromiter(first.values(), dtype=np.int32)
                 starts[r] = start
     return E, starts
 
