@@ -692,8 +692,8 @@ class Hits:
 class HyperscanEngine:
     """Every literal and regex superset in one hyperscan database, scanned per buffer.
 
-    Pattern ``i < len(literals)`` is literal ``i`` (its hits carry the start byte in
-    the record); pattern ``len(literals) + u`` is regex superset ``u`` (its hits carry
+    Pattern ``i < len(literals)`` is literal ``i`` (its first hit in a record only,
+    carrying its start byte there); pattern ``len(literals) + u`` is regex superset ``u`` (its hits carry
     the end byte, as a regex match's start is unknown).
     """
 
@@ -725,9 +725,12 @@ class HyperscanEngine:
 
     def _compile(self, hyperscan: Any, exprs: list[bytes], ids: list[int], regexes: Sequence[str | None]) -> None:
         caseless = hyperscan.HS_FLAG_CASELESS
+        # A literal's first occurrence is all a record needs of it (that it occurs, and
+        # where first): each is reported once per scan, at its earliest end.
+        once = caseless | hyperscan.HS_FLAG_SINGLEMATCH
         lit_exprs, lit_ids = exprs, ids
         for attempt in range(2):
-            exprs, ids, flags = list(lit_exprs), list(lit_ids), [caseless] * len(lit_exprs)
+            exprs, ids, flags = list(lit_exprs), list(lit_ids), [once] * len(lit_exprs)
             for u, rx in enumerate(regexes):
                 if rx is None or not self.regex_ok[u]:
                     continue
@@ -798,7 +801,7 @@ class HyperscanEngine:
 # compiled databases are kept in the user's cache folder, named by what they were
 # compiled from, and read back in milliseconds. A cache that cannot be read or written
 # only costs the compile.
-_CACHE_FORMAT = 1
+_CACHE_FORMAT = 2  # 2: literals compiled with HS_FLAG_SINGLEMATCH
 
 
 def cache_dir() -> Path | None:

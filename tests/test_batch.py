@@ -9,12 +9,14 @@ error line naming file:line for every bad line.
 
 from __future__ import annotations
 
+import bisect
 import gzip
 import json
 import os
 import random
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,7 @@ from failtax.batch import (
 from failtax.classify import extract_signals
 from failtax.errors import InputError
 from failtax.table import load_table
+from real_messages import real_messages  # tests/real_messages.py: the fixtures, parsed once
 
 TEXTS = [
     "API Error: 429 Too Many Requests",
@@ -390,6 +393,42 @@ def test_hyperscan_reports_each_records_first_match_whatever_the_records_before_
         mine = hits.rows == row
         assert sorted(zip(hits.lits[mine].tolist(), hits.starts[mine].tolist(), strict=True)) == sorted(
             zip(alone.lits.tolist(), alone.starts.tolist(), strict=True))
+
+
+@pytest.mark.parametrize("taxonomy", ["agent-run", "devflow", "replay", "regen", "orchestration"])
+def test_every_engine_finds_each_literal_where_substring_search_first_finds_it(taxonomy: str) -> None:
+    """A plan's literals, scanned over the taxonomy's real messages (and some of them
+    glued twice, so each literal occurs again later): a hit for exactly the literals the
+    ASCII-lower-cased text holds, the earliest at ``str.find``'s byte."""
+    from failtax._batch_plan import plan_for
+    from failtax.evidence import ascii_lower, normalise_text
+
+    texts = [normalise_text(e["text"]).encode() for e in real_messages(taxonomy) if isinstance(e.get("text"), str)]
+    texts += [t + b"\n" + t for t in texts[::7]]
+    lowered = [ascii_lower(t.decode()).encode() for t in texts]
+    for engine in _scan.available_engines():
+        plan = plan_for(load_table(taxonomy), engine)
+        hits = plan.engine.scan(_scan.Segment.from_texts(texts, np.arange(len(texts))))
+        got: dict[tuple[int, int], int] = {}
+        for r, lit, at in zip(hits.rows.tolist(), hits.lits.tolist(), hits.starts.tolist(), strict=True):
+            got[r, lit] = min(at, got.get((r, lit), at))
+        assert got == _first_occurrences(lowered, plan.literals), engine
+        assert len(got) > 1000
+
+
+def _first_occurrences(texts: list[bytes], literals: Sequence[str]) -> dict[tuple[int, int], int]:
+    """{(text, literal): byte of its first occurrence} by plain ``bytes.find``."""
+    joined = b"\x00".join(texts)  # no literal holds a NUL
+    starts = np.cumsum([0] + [len(t) + 1 for t in texts]).tolist()
+    out: dict[tuple[int, int], int] = {}
+    for k, lit in enumerate(literals):
+        b = lit.encode()
+        at = joined.find(b) if b else -1
+        while at >= 0:
+            r = bisect.bisect_right(starts, at) - 1
+            out[r, k] = at - starts[r]
+            at = joined.find(b, starts[r + 1])
+    return out
 
 
 def test_failtax_classify_reads_what_the_standard_json_reader_reads(failtax_cmd: list[str], tmp_path: Path) -> None:
