@@ -3,8 +3,9 @@
 :class:`Plan` holds what the batch engine needs from a table, computed once and cached
 on the compiled table: the literal groups of every text condition (a rule's
 ``contains``, ``and_contains``, ``unless``; the literal sets and prefilters of its regex
-alternatives), the engine that scans them, and the signal and route arrays routing
-runs on.
+alternatives), the engine that scans them, the RE2 set that answers the regex
+alternatives without a wide gap (:mod:`failtax._regex_set`), and the signal and route
+arrays routing runs on.
 """
 
 from __future__ import annotations
