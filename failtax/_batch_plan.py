@@ -112,11 +112,13 @@ class Plan:
         # where one of its literals occurs (if it has any).
         in_set = [u for u in range(self.n_units) if not self.unit_exact[u]]
         self.regex_set = RegexSet([self.units[u][0].pattern for u in in_set], _re2_options)
+        #: the alternative each set member is; set index k is column k of a block's answers
         self.set_units = np.array(in_set, dtype=np.int64)[self.regex_set.members]
-        self.unit_in_set = np.zeros(self.n_units, dtype=bool)
-        self.unit_in_set[self.set_units] = True
+        #: per alternative, its set index (-1: not in the set)
+        self.set_col = np.full(self.n_units, -1, dtype=np.int64)
+        self.set_col[self.set_units] = np.arange(len(self.set_units))
         for u in range(self.n_units):
-            if reqs[u] and not self.unit_exact[u] and not self.unit_in_set[u]:
+            if reqs[u] and not self.unit_exact[u] and self.set_col[u] < 0:
                 self.unit_group[u] = group(reqs[u])
         self.engine = make_engine(tuple(literal_ids), supersets, engine)
         self.unit_hs = np.array([bool(ok) for ok in self.engine.regex_ok], dtype=bool)
@@ -184,6 +186,12 @@ class Plan:
         self.needs_facts = np.array(["{" in d["title"] or "{" in d["detail"] for d in self.decisions])
         # the whole shown text is a fact too; build it only where a template names it
         self.needs_text = np.array([bool(_NAMES_TEXT.search(d["title"] + d["detail"])) for d in self.decisions])
+
+
+    @property
+    def unit_in_set(self) -> np.ndarray:
+        """Per regex alternative: True when the plan's RE2 set answers it."""
+        return self.set_col >= 0
 
 
 _PLANS: weakref.WeakKeyDictionary[Any, dict[str | None, Plan]] = weakref.WeakKeyDictionary()

@@ -164,7 +164,7 @@ class _Block:
         sel = slot >= 0
         np.minimum.at(self.P, (rep_rows[sel], slot[sel]), np.repeat(bs, cnt)[sel].astype(np.int32))
         self.fold = self.G[:, plan.g_fold]
-        # the regex alternatives of the plan's RE2 set: which match each row (exact)
+        # rows × the plan's RE2 set: which of its alternatives match each row (exact)
         self.U: np.ndarray | None = None
         rs = plan.regex_set
         if rs.compiled:
@@ -172,17 +172,19 @@ class _Block:
             got = [match(v) for v in texts.views_of(range(a, a + k))]
             lens = np.fromiter(map(len, got), dtype=np.int64, count=k)
             ids = np.fromiter((j for g in got for j in g), dtype=np.int64, count=int(lens.sum()))
-            rows_u = np.repeat(np.arange(k), lens)
-            real = ids < len(rs.members)  # not the set's probe
-            self.U = np.zeros((k, plan.n_units), dtype=bool, order="F")
-            self.U[rows_u[real], plan.set_units[ids[real]]] = True
+            self.U = np.zeros((k, len(rs.members)), dtype=bool, order="F")
+            self.U[np.repeat(np.arange(k), lens), ids] = True
+
+    def answered(self, u: int) -> bool:
+        """True when the RE2 set says exactly where regex alternative ``u`` matches."""
+        return self.U is not None and self.plan.set_col[u] >= 0
 
     def candidates(self, u: int) -> np.ndarray:
         """Rows where regex alternative ``u`` may match (a superset of where it does;
         exactly where it does for the alternatives of the plan's RE2 set)."""
         plan = self.plan
-        if self.U is not None and plan.unit_in_set[u]:
-            return self.U[:, u]
+        if self.answered(u):
+            return self.U[:, plan.set_col[u]]
         if plan.unit_hs[u]:
             m = np.zeros(self.k, dtype=bool)
             m[self.unit_rows[u]] = True
@@ -445,15 +447,12 @@ def _eval_rules(plan: Plan, cols: Columns, blk: _Block, lo: int, hi: int) -> tup
             need_start = r in plan.regex_line_routes
             first: dict[int, int] = {}
             for u in plan.rule_units[r]:
-                if blk.U is not None and plan.unit_in_set[u]:
-                    cand = base & blk.U[:, u]  # where it matches: only its start is searched
-                    if not need_start:
+                cand = base & blk.candidates(u)
+                if not need_start:
+                    if blk.answered(u):  # exactly where it matches: nothing to search
                         col |= cand
                         continue
-                else:
-                    cand = base & blk.candidates(u)
-                    if not need_start:
-                        cand &= ~col
+                    cand &= ~col
                 for i in np.flatnonzero(cand).tolist():
                     at = blk.unit_start(u, i)
                     if at >= 0:

@@ -693,8 +693,8 @@ class HyperscanEngine:
     """Every literal and regex superset in one hyperscan database, scanned per buffer.
 
     Pattern ``i < len(literals)`` is literal ``i`` (its first hit in a record only,
-    carrying its start byte there); pattern ``len(literals) + u`` is regex superset ``u`` (its hits carry
-    the end byte, as a regex match's start is unknown).
+    carrying its start byte there); pattern ``len(literals) + u`` is regex superset
+    ``u`` (its hits carry the end byte, as a regex match's start is unknown).
     """
 
     name = "hyperscan"

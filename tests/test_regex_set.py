@@ -118,3 +118,30 @@ def test_a_set_travels_by_pickle_and_is_built_again() -> None:
     assert back.members.tolist() == rs.members.tolist()
     text = b"error[E0308]: mismatched types\nnpm ERR! code ERESOLVE"
     assert sorted(back.match(text)) == sorted(rs.match(text))
+
+
+def test_batch_searches_a_set_member_only_where_the_set_says_it_matches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The set's answer is used: an alternative it answers is searched on its own only
+    to find where its match starts (for a rule that can name the shown line), and only
+    in rows it matches; the gapped alternatives are still searched one by one."""
+    from failtax import _batch_resolve
+
+    plan = _batch_plan.plan_for(load_table("agent-run"), None)
+    searched: dict[str, list[int]] = {}
+    search = _batch_resolve._re2_start
+
+    def counting(rx: Any, data: bytes, pos: int) -> int:
+        at = search(rx, data, pos)
+        searched.setdefault(rx.pattern, []).append(at)
+        return at
+
+    monkeypatch.setattr(_batch_resolve, "_re2_start", counting)
+    records = [evidence(e) for e in real_messages("agent-run")]
+    assert classify_records(records, taxonomy="agent-run") == [failtax.classify(r, taxonomy="agent-run") for r in records]
+    members = {plan.units[u][0].pattern for u in plan.set_units}
+    for_starts = {plan.units[u][0].pattern for r in plan.regex_line_routes for u in plan.rule_units[r]}
+    gapped = {plan.units[u][0].pattern for u in range(plan.n_units) if not plan.unit_exact[u] and not plan.unit_in_set[u]}
+    assert not [p for p in searched if p in members - for_starts - gapped]
+    assert all(at >= 0 for p in members - gapped for at in searched.get(p, []))
+    assert sum(len(searched.get(p, [])) for p in members - gapped) >= 100
+    assert sum(len(searched.get(p, [])) for p in gapped) >= 100
