@@ -159,10 +159,18 @@ class _Block:
         rep_groups = plan.lg_data[np.repeat(plan.lg_ptr[bl], cnt) + offs]
         self.G = np.zeros((k, plan.n_groups), dtype=bool, order="F")
         self.G[rep_rows, rep_groups] = True
-        self.P = np.full((k, max(plan.n_slots, 1)), _BIG, dtype=np.int32, order="F")
+        # first position per (slot, row), sparse: a dense rows × slots array would be
+        # 75 MB per block for agent-run's 285 slots, nearly all of it empty
         slot = plan.pos_slot[rep_groups]
         sel = slot >= 0
-        np.minimum.at(self.P, (rep_rows[sel], slot[sel]), np.repeat(bs, cnt)[sel].astype(np.int32))
+        ps, pr, pp = slot[sel], rep_rows[sel], np.repeat(bs, cnt)[sel]
+        order = np.lexsort((pp, pr, ps))
+        ps, pr, pp = ps[order], pr[order], pp[order]
+        first = np.ones(len(ps), dtype=bool)
+        first[1:] = (ps[1:] != ps[:-1]) | (pr[1:] != pr[:-1])
+        self._pos_rows, self._pos_at = pr[first], pp[first].astype(np.int32)
+        self._pos_bounds = np.searchsorted(ps[first], np.arange(plan.n_slots + 1))
+        self._pos_dicts: dict[int, dict[int, int]] = {}
         self.fold = self.G[:, plan.g_fold]
         # rows × the plan's RE2 set: which of its alternatives match each row (exact)
         self.U: np.ndarray | None = None
@@ -174,6 +182,20 @@ class _Block:
             ids = np.fromiter((j for g in got for j in g), dtype=np.int64, count=int(lens.sum()))
             self.U = np.zeros((k, len(rs.members)), dtype=bool, order="F")
             self.U[np.repeat(np.arange(k), lens), ids] = True
+
+    def firsts(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
+        """The rows where a literal of position slot ``slot`` occurs (ascending, each
+        once), and the byte where the first of them starts in each."""
+        lo, hi = self._pos_bounds[slot], self._pos_bounds[slot + 1]
+        return self._pos_rows[lo:hi], self._pos_at[lo:hi]
+
+    def first_at(self, i: int, slot: int) -> int:
+        """Where the first literal of position slot ``slot`` starts in row ``i``, or _BIG."""
+        d = self._pos_dicts.get(slot)
+        if d is None:
+            rows, at = self.firsts(slot)
+            d = self._pos_dicts[slot] = dict(zip(rows.tolist(), at.tolist(), strict=True))
+        return d.get(i, _BIG)
 
     def answered(self, u: int) -> bool:
         """True when the RE2 set says exactly where regex alternative ``u`` matches."""
@@ -203,7 +225,7 @@ class _Block:
         plan = self.plan
         if plan.unit_exact[u] and not self.fold[i]:
             # a set of strings: it matches where the first of them occurs
-            at = int(self.P[i, plan.pos_slot[plan.unit_group[u]]])
+            at = self.first_at(i, int(plan.pos_slot[plan.unit_group[u]]))
             return at if at < _BIG else -1
         rx, width = plan.units[u]
         pos = 0
@@ -213,7 +235,7 @@ class _Block:
             if plan.unit_hs[u]:
                 pos = max(0, self.unit_ends[u][i] - width)
             elif plan.unit_group[u] >= 0:
-                pos = max(0, int(self.P[i, plan.pos_slot[plan.unit_group[u]]]) - width)
+                pos = max(0, self.first_at(i, int(plan.pos_slot[plan.unit_group[u]])) - width)
         return _re2_start(rx, self.data(i), pos)
 
     def data(self, i: int) -> bytes:
@@ -331,7 +353,10 @@ def _run_part(plan: Plan, cols: Columns, lo: int, hi: int, want: Want) -> Part:
         for j, rs in enumerate(plan.sig_rules):
             for r in rs.tolist():
                 if slot_of_rule[r] >= 0:
-                    np.minimum(Q[:, j], np.where(E[:, r], blk.P[:, slot_of_rule[r]], _BIG), out=Q[:, j])
+                    rows, at = blk.firsts(int(slot_of_rule[r]))
+                    on = E[rows, r]
+                    rows, at = rows[on], at[on]
+                    Q[rows, j] = np.minimum(Q[rows, j], at)
                 if r in regex_start:
                     np.minimum(Q[:, j], regex_start[r], out=Q[:, j])
         routed = D < plan.n_routes
