@@ -31,7 +31,7 @@ from failtax.classify import (
     classify,
     render_template,
 )
-from failtax.redact import find_secrets, redact
+from failtax.redact import _re2_span, find_secrets, redact
 from failtax.table import RuleTable
 
 __all__ = ["Part", "Want", "run", "singles"]
@@ -117,21 +117,9 @@ class _Texts:
         self._findings.clear()
 
 
-_ANCHOR = None
-
-
 def _re2_start(rx: Any, data: bytes, pos: int) -> int:
     """Where the leftmost match of ``rx`` at or after byte ``pos`` of ``data`` starts, or -1."""
-    global _ANCHOR
-    raw = getattr(rx, "_regexp", None)
-    if raw is not None:
-        if _ANCHOR is None:
-            import re2
-
-            _ANCHOR = re2._re2.RE2.Anchor.UNANCHORED
-        return int(raw.Match(_ANCHOR, data, pos, len(data))[0][0])
-    m = rx.search(data, pos)  # pragma: no cover - other builds of the re2 module
-    return -1 if m is None else m.start()
+    return int(_re2_span(rx, data, pos)[0])
 
 
 class _Block:

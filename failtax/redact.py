@@ -470,23 +470,38 @@ def _groups_at(eng: _Engine, data: bytes, start: int, end: int) -> tuple[int, in
     return i, s0, s1
 
 
+_UNANCHORED = re2._re2.RE2.Anchor.UNANCHORED if hasattr(re2, "_re2") else None
+
+
+def _re2_span(rx: Any, data: bytes, pos: int = 0) -> tuple[int, int]:
+    """``(start, end)`` of the leftmost match of RE2 ``rx`` at or after byte ``pos`` of
+    ``data``, or ``(-1, -1)``: what ``rx.search(data, pos).span()`` says, without
+    building a match object (a third of a short search's cost)."""
+    if pos > len(data):
+        return (-1, -1)
+    raw = getattr(rx, "_regexp", None)
+    if raw is not None and _UNANCHORED is not None:
+        return raw.Match(_UNANCHORED, data, pos, len(data))[0]
+    m = rx.search(data, pos)  # pragma: no cover - other builds of the re2 module
+    return (-1, -1) if m is None else m.span()
+
+
 def _scan(data: bytes) -> list[tuple[str, int, int]]:
     """(kind, start, end) byte spans of the secrets in UTF-8 ``data``, in order."""
     out: list[tuple[str, int, int]] = []
     eng = _engine()
-    if eng.trigger.search(data) is None:
+    if _re2_span(eng.trigger, data)[0] < 0:
         return out
     pos, n = 0, len(data)
-    search = eng.span.search
+    span = eng.span
     # After a near miss the scan looks again one character on, so a secret inside the
     # miss is still found. Text built of nested near misses (``sk-sk-sk-…``) would
     # make that quadratic; past a budget proportional to the text, it moves on instead.
     budget = max(4 * n, 1 << 16)
     while pos <= n:
-        m = search(data, pos)
-        if m is None:
+        start, end = _re2_span(span, data, pos)
+        if start < 0:
             break
-        start, end = m.span()
         found = _groups_at(eng, data, start, end) if end > start else None
         kind, s0, s1 = None, start, end
         if found is not None:
