@@ -777,23 +777,26 @@ class HyperscanEngine:
         view = memoryview(segment.buffer)
         ids = array("i")
         ends = array("q")
-        at = array("q")
-        add_id, add_end, add_at = ids.append, ends.append, at.append
+        add_id, add_end = ids.append, ends.append
 
-        def on_match(i: int, _from: int, to: int, _flags: int, k: int) -> None:
+        def on_match(i: int, _from: int, to: int, _flags: int, _context: Any) -> None:
             add_id(i)
             add_end(to)
-            add_at(k)
 
         scan = self._db.scan
-        for k, (a, n) in enumerate(zip(segment.starts.tolist(), segment.lengths.tolist(), strict=True)):
-            scan(view[a : a + n], on_match, context=k)
+        # hits per record, as the running count after each record's scan
+        counts = array("q")
+        add_count = counts.append
+        for a, n in zip(segment.starts.tolist(), segment.lengths.tolist(), strict=True):
+            scan(view[a : a + n], on_match)
+            add_count(len(ids))
         if not ids:
             return Hits.empty()
         lit = np.frombuffer(ids, dtype=np.int32)
         end = np.frombuffer(ends, dtype=np.int64)
         rel = np.where(lit >= self.n_literals, end, end - self._sizes[lit])  # regexes: the end
-        return Hits(segment.rows[np.frombuffer(at, dtype=np.int64)], lit, rel)
+        per_record = np.diff(np.frombuffer(counts, dtype=np.int64), prepend=0)
+        return Hits(np.repeat(segment.rows, per_record), lit, rel)
 
 
 # A table's database takes up to several seconds to compile (the development-flow table's
