@@ -434,9 +434,7 @@ def _as_int(value: Any, name: str, problems: list[str]) -> int | None:
     if isinstance(value, bool):
         problems.append(f"{name}: expected an integer, got a boolean")
         return None
-    if isinstance(value, int):
-        return value if -(2**31) <= value < 2**31 else _bad(name, value, problems)
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, int | float) and -(2**31) <= value < 2**31 and float(value).is_integer():
         return int(value)
     if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,10}\s*", value):
         return _as_int(int(value), name, problems)

@@ -197,10 +197,10 @@ def generate(taxonomy: str, n: int, seed: int) -> list[dict[str, Any]]:
             rec[rng.choice(["text", "text", "text", "stderr", "stderrTail"])] = _text(rng, phrases, fixtures)
         if rng.random() < 0.8:
             rec[rng.choice(["exit_code", "exit_code", "exitCode"])] = rng.choice(
-                [0, 1, 1, 2, 137, 143, 126, 127, 26, None, "1", " 2 ", 1.0, 2.5, True, 2**40, "x"]
+                [0, 1, 1, 2, 137, 143, 126, 127, 26, None, "1", " 2 ", 1.0, 2.5, True, 2**40, "x", 1e308, -1e30, 2.0**31, 2**70]
             )
         if rng.random() < 0.15:
-            rec["signal"] = rng.choice([9, 15, 2, "SIGKILL", "term", "sigint", None, -3, "9"])
+            rec["signal"] = rng.choice([9, 15, 2, "SIGKILL", "term", "sigint", None, -3, "9", 9.0, 1e300])
         fr = _frame(rng, phrases)
         if fr is not None:
             rec[rng.choice(["result_frame", "resultFrame"])] = fr

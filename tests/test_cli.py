@@ -113,6 +113,21 @@ def test_classify_answers_every_line_in_order_and_names_bad_ones(tmp_path: Path)
     assert "empty" in errors[3]
 
 
+def test_classify_answers_numbers_no_exit_code_can_be_with_a_warning() -> None:
+    # JSON numbers of any size: an exit code or signal beyond 32 bits, written as an
+    # integer or as a float, is no exit code, and the stream goes on.
+    lines = [{"id": i, "text": "Killed", "exit_code": v, "signal": v}
+             for i, v in enumerate([1e308, -1e30, 2**70, 10_000_000_000.0, 137.0])]
+    p = run("classify", "-t", "agent-run", stdin="".join(json.dumps(x) + "\n" for x in lines).encode())
+    no_traceback(p)
+    recs = [json.loads(x) for x in p.stdout.decode().splitlines()]
+    assert [r["id"] for r in recs] == [0, 1, 2, 3, 4]
+    assert all("error" not in r for r in recs)
+    for r, shown in zip(recs[:4], ["1e+308", "-1e+30", str(2**70), "10000000000.0"], strict=True):
+        assert r["warnings"] == [f"exit_code: expected an integer, got {shown}", f"signal: expected an integer, got {shown}"]
+    assert recs[4]["bucket"] == "killed" and not recs[4].get("warnings")
+
+
 def test_classify_reads_stdin_and_names_it() -> None:
     p = run("classify", "-t", "agent-run", stdin=b'{"text": "Rate limited", "exit_code": 1}\nnope\n')
     no_traceback(p)
