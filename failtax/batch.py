@@ -453,11 +453,39 @@ def classify_chunk(chunk: tuple[str, int, bytes], *, table: RuleTable, engine: s
         else:
             slots.append(len(recs))
             recs.append(rec)
-    results = classify_records(recs, table=table, n_jobs=1, engine=engine) if recs else []
+    try:
+        results: list[Any] = classify_records(recs, table=table, n_jobs=1, engine=engine) if recs else []
+    except Exception as exc:  # a fault of the batch path costs no line: each is classified alone
+        results = _one_by_one(recs, table, f"{where}:{first}-{first + len(pieces) - 1}", exc)
     out = bytearray()
-    for s in slots:
-        out += _dump_line(results[s].to_dict() if isinstance(s, int) else s)
+    for k, s in enumerate(slots):
+        if isinstance(s, int):
+            got = results[s]
+            if isinstance(got, Exception):
+                got = {"error": f"{where}:{first + k}: internal error: {type(got).__name__}: {got}"}
+                errors += 1
+            else:
+                got = got.to_dict()
+            out += _dump_line(got)
+        else:
+            out += _dump_line(s)
     return bytes(out), errors
+
+
+def _one_by_one(recs: list[dict[str, Any]], table: RuleTable, lines: str, exc: Exception) -> list[Any]:
+    """Each record classified by :func:`failtax.classify` (an exception where that fails
+    too), after the batch path failed on lines ``lines``; says so on stderr."""
+    from failtax.classify import classify
+
+    print(f"failtax: {lines}: batch classification failed ({type(exc).__name__}: {exc}); "
+          "classifying these lines one by one", file=sys.stderr, flush=True)
+    out: list[Any] = []
+    for rec in recs:
+        try:
+            out.append(classify(rec, table=table))
+        except Exception as one:
+            out.append(one)
+    return out
 
 
 def iter_lines(paths: Sequence[str]) -> Iterator[tuple[str, int, bytes]]:
@@ -565,7 +593,10 @@ def classify_jsonl(paths: Sequence[str], *, table: RuleTable, out: Any, n_jobs: 
     worker processes (``None``: every core; ``1``: in this process) and written in input
     order, so memory stays bounded by a few chunks however large the files are. A bad
     line (invalid UTF-8 or JSON, not an object, empty) is answered with
-    ``{"error": "<file>:<line>: <reason>"}`` and the stream goes on.
+    ``{"error": "<file>:<line>: <reason>"}`` and the stream goes on. Should the batch
+    engine fail on a chunk, its lines are classified one by one with
+    :func:`failtax.classify` (said once on stderr), and only a line that fails there too
+    is answered with an ``internal error`` line.
 
     Returns the number of error lines written.
     """

@@ -284,6 +284,46 @@ def test_jsonl_in_chunks_answers_every_line_like_classify(tmp_path: Path) -> Non
     assert got[bad[0] - 1]["error"].startswith(f"{path}:{bad[0]}: ")
 
 
+def test_jsonl_survives_a_fault_of_the_batch_path_line_by_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    # A fault inside the batch engine must not cost a chunk's lines: they are classified
+    # one by one, the answers stay classify()'s, and a record classify() itself cannot
+    # answer gets an error line naming its file and line.
+    batch_mod = sys.modules["failtax.batch"]
+    classify_mod = sys.modules["failtax.classify"]  # the package's name is the function
+
+    recs = _records(120, seed=12)
+    data, bad = _jsonl(recs)
+    path = tmp_path / "events.jsonl"
+    path.write_bytes(data)
+    want = _expected(data, str(path))
+    poisoned = next(n for n, w in enumerate(want, 1) if n > len(want) // 2 and "error" not in w)
+    poison = json.loads(data.split(b"\n")[poisoned - 1])
+
+    def broken_batch(*_a: Any, **_k: Any) -> Any:
+        raise RuntimeError("engine fault")
+
+    real_classify = classify_mod.classify
+
+    def classify_but_one(evidence: Any, **kw: Any) -> Any:
+        if evidence == poison:
+            raise ValueError("cannot answer this one")
+        return real_classify(evidence, **kw)
+
+    monkeypatch.setattr(batch_mod, "classify_records", broken_batch)
+    monkeypatch.setattr(classify_mod, "classify", classify_but_one)
+    out = tmp_path / "out.jsonl"
+    with out.open("wb") as fh:
+        errors = classify_jsonl([str(path)], table=load_table("agent-run"), out=fh, n_jobs=1, chunk_bytes=4000)
+    got = [json.loads(line) for line in out.read_bytes().splitlines()]
+    assert len(got) == len(want)
+    assert errors == len(bad) + 1
+    assert got[poisoned - 1] == {"error": f"{path}:{poisoned}: internal error: ValueError: cannot answer this one"}
+    assert [g for n, g in enumerate(got, 1) if n != poisoned] == [w for n, w in enumerate(want, 1) if n != poisoned]
+    err = capsys.readouterr().err
+    assert f"failtax: {path}:1-" in err and "batch classification failed (RuntimeError: engine fault)" in err
+
+
 def test_jsonl_across_processes_writes_the_same_bytes(tmp_path: Path) -> None:
     data, _bad = _jsonl(_records(600, seed=11))
     path = tmp_path / "events.jsonl.gz"
