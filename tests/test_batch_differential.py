@@ -276,8 +276,8 @@ def test_a_frame_classifies_like_its_rows(taxonomy: str) -> None:
         rows.append({
             "id": str(r.get("id")),
             "text": text if isinstance(text, str) else None,
-            "exit_code": ec if isinstance(ec, int) and not isinstance(ec, bool) else None,
-            "signal": sig if isinstance(sig, int) else None,
+            "exit_code": ec if isinstance(ec, int) and not isinstance(ec, bool) and abs(ec) < 2**63 else None,
+            "signal": sig if isinstance(sig, int) and not isinstance(sig, bool) and abs(sig) < 2**63 else None,
             "result_frame": json.dumps(fr) if isinstance(fr, dict) and rng.random() < 0.5 else None,
             "fields": json.dumps(r["fields"]) if isinstance(r.get("fields"), dict) else None,
             "signals": [s for s in r["signals"] if isinstance(s, str)] if isinstance(r.get("signals"), list) else None,

@@ -7,10 +7,11 @@ import json
 import tomllib
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import failtax
+from failtax.batch import classify_records
 from failtax.table import ExtractRule, RouteRule, RuleTable, dump_table, load_table, table_from_mapping
 
 TAXONOMIES = tuple(failtax.list_taxonomies())
@@ -46,7 +47,7 @@ evidence_keys = {
     "text": nasty_text | json_values,
     "stderr": nasty_text | json_values,
     "stderrTail": json_values,
-    "exit_code": st.integers() | json_values | st.text(max_size=12),
+    "exit_code": st.integers() | st.floats() | json_values | st.text(max_size=12),
     "exitCode": json_values,
     "signal": st.sampled_from(["SIGKILL", "sigterm", "KILL", "15", "SIGNOPE"]) | json_values,
     "result_frame": frame_like | st.text(max_size=60) | json_values,
@@ -89,6 +90,21 @@ def test_classify_is_total_when_the_evidence_is_not_a_mapping(taxonomy, ev):
     check(c, taxonomy)
     if not isinstance(ev, dict):
         assert c.warnings, "a non-object evidence is noted, not raised"
+
+
+def _answer(c: failtax.Classification) -> str:
+    return json.dumps(c.to_dict(), default=str, sort_keys=True)
+
+
+@pytest.mark.parametrize("taxonomy", TAXONOMIES)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(evs=st.lists(evidence | json_values, min_size=1, max_size=6))
+@example(evs=[{"text": "Killed", "exit_code": 1e308, "signal": -1e30}, {"exitCode": 2**70, "signal": 9.0}, {"exit_code": 137.0}])
+def test_the_batch_engine_is_total_and_answers_as_classify_on_arbitrary_evidence(taxonomy, evs):
+    # The batch engine reads the same evidence into columns (64-bit integers, lists,
+    # decoded text): whatever classify() accepts, it must accept and answer alike.
+    got = classify_records(evs, taxonomy=taxonomy)
+    assert [_answer(c) for c in got] == [_answer(failtax.classify(ev, taxonomy=taxonomy)) for ev in evs]
 
 
 @pytest.mark.parametrize("taxonomy", TAXONOMIES)
