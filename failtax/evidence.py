@@ -17,9 +17,11 @@ from __future__ import annotations
 import codecs
 import itertools
 import json
+import numbers
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from failtax.redact import redact
@@ -431,9 +433,15 @@ def _as_text(value: Any, name: str, problems: list[str]) -> str:
 def _as_int(value: Any, name: str, problems: list[str]) -> int | None:
     if value is None:
         return None
-    if isinstance(value, bool):
+    if isinstance(value, bool) or getattr(getattr(value, "dtype", None), "kind", "") == "b":  # numpy's too
         problems.append(f"{name}: expected an integer, got a boolean")
         return None
+    if type(value) not in (int, float) and isinstance(value, numbers.Real | Decimal):
+        # numpy's scalars (a pandas row's values), Decimal: as the number they hold
+        try:
+            value = int(value) if isinstance(value, numbers.Integral) else float(value)
+        except (ValueError, OverflowError):
+            return _bad(name, value, problems)
     if isinstance(value, int | float) and -(2**31) <= value < 2**31 and float(value).is_integer():
         return int(value)
     if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,10}\s*", value):

@@ -176,6 +176,29 @@ def test_odd_values_are_noted_not_raised() -> None:
     assert out["warnings"][1].to_list() == ["text: expected a string, got int", "exit_code: expected an integer, got a boolean"]
 
 
+def test_numpy_and_decimal_numbers_are_the_numbers_they_hold() -> None:
+    # A pandas row's values are numpy scalars (dict(df.iloc[i]), df.to_dict("records")
+    # with object columns): exit code 137 is 137 whichever type holds it.
+    from decimal import Decimal
+
+    frame = pd.DataFrame({"text": ["Killed"] * 7 + ["x"] * 2,
+                          "exit_code": pd.Series([np.int64(137), np.int32(137), np.uint8(137), np.float64(137.0),
+                                                  np.float32(137.0), Decimal("137"), 137, np.True_,
+                                                  Decimal("1.5")], dtype=object)})
+    rows = [dict(frame.iloc[i]) for i in range(len(frame))]
+    want = [failtax.classify(r, taxonomy="agent-run") for r in rows]
+    assert [c.bucket for c in want[:7]] == ["killed"] * 7
+    assert all(not c.warnings for c in want[:7])
+    assert [c.warnings for c in want[7:]] == [("exit_code: expected an integer, got a boolean",),
+                                              ("exit_code: expected an integer, got 1.5",)]
+    out = classify_batch(frame, taxonomy="agent-run")
+    assert out["bucket"].to_list() == [c.bucket for c in want]
+    assert out["exit_code"].to_list() == [137] * 7 + [None] * 2
+    assert out["warnings"].to_list() == [list(c.warnings) for c in want]
+    # a NaN handed to classify() is no number (in a frame, NaN is a null: not given)
+    assert failtax.classify({"exit_code": np.float64("nan")}).warnings == ("exit_code: expected an integer, got nan",)
+
+
 def test_a_record_with_no_evidence_key_is_noted_as_classify_notes_it() -> None:
     records = [{"message": "HTTP 429"}, {"text": "HTTP 429", "message": "x"}, {"id": 7}, {"text": None, "error": "Killed"}]
     got = classify_records(records, taxonomy="agent-run")
