@@ -31,7 +31,7 @@ from failtax.classify import (
     classify,
     render_template,
 )
-from failtax.redact import _re2_span, find_secrets, redact
+from failtax.redact import _re2_span, _secrets_within_lines, find_secrets, redact
 from failtax.table import RuleTable
 
 __all__ = ["Part", "Want", "run", "singles"]
@@ -236,14 +236,15 @@ def _lines_at(texts: _Texts, rows: list[int], pos: list[int]) -> list[str]:
     out = []
     for r, p in zip(rows, pos, strict=True):
         data = texts.data(r)
-        findings = texts.findings(r)
-        if findings:
-            text = texts.text(r)
-            out.append(_shown_line(text, len(data[:p].decode("utf-8")), findings))
-            continue
+        if not _secrets_within_lines(data):  # a private-key block may run through the line
+            findings = texts.findings(r)
+            if findings:
+                out.append(_shown_line(texts.text(r), len(data[:p].decode("utf-8")), findings))
+                continue
         a = data.rfind(b"\n", 0, p) + 1
         z = data.find(b"\n", p)
-        out.append(data[a : z if z >= 0 else len(data)].decode("utf-8").strip())
+        # the line's secrets are those of the line alone: it is all that is scanned
+        out.append(redact(data[a : z if z >= 0 else len(data)].decode("utf-8")).strip())
     return out
 
 

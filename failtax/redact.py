@@ -496,8 +496,10 @@ def _scan(data: bytes) -> list[tuple[str, int, int]]:
     span = eng.span
     # After a near miss the scan looks again one character on, so a secret inside the
     # miss is still found. Text built of nested near misses (``sk-sk-sk-…``) would
-    # make that quadratic; past a budget proportional to the text, it moves on instead.
-    budget = max(4 * n, 1 << 16)
+    # make that quadratic; past a budget proportional to the line, it moves on instead.
+    # The budget is the line's own, so a line holds the same secrets scanned alone as
+    # inside its text (see _secrets_within_lines).
+    budget, line_end = 0, -1
     while pos <= n:
         start, end = _re2_span(span, data, pos)
         if start < 0:
@@ -515,6 +517,10 @@ def _scan(data: bytes) -> list[tuple[str, int, int]]:
             elif s1 > s0:
                 kind = _decide(rule, data[start:s0], data[s0:s1], data[start:end])
         if kind is None:
+            if start > line_end:  # the first near miss of this line
+                line_end = data.find(b"\n", start)
+                line_end = n if line_end < 0 else line_end
+                budget = max(4 * (line_end - data.rfind(b"\n", 0, start) - 1), 1 << 16)
             budget -= end - start + 1
             if budget < 0 and end > start:
                 pos = end
@@ -526,6 +532,23 @@ def _scan(data: bytes) -> list[tuple[str, int, int]]:
         out.append((kind, s0, s1))
         pos = end
     return out
+
+
+#: The one literal every rule whose match can run over a line break needs (a private-key
+#: block); the tests check that no other rule can.
+_MULTILINE_LITERAL = b"PRIVATE KEY"
+
+
+def _secrets_within_lines(data: bytes) -> bool:
+    """True when no secret of UTF-8 ``data`` can run over a line break, so that the
+    secrets of each line are those :func:`find_secrets` finds in the line alone.
+
+    No rule but the private-key blocks can match a line break, none is anchored to the
+    start or end of the text (only ``\\b``, which reads a line break as the text's
+    edge), and a near miss's budget is its line's own: given no private-key literal, a
+    line's scan never depends on the lines around it.
+    """
+    return _MULTILINE_LITERAL not in data
 
 
 def _encode(text: str) -> bytes:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 import time
@@ -173,6 +174,90 @@ def test_cases_found_by_the_property_tests() -> None:
     # Values that are the diagnosis, not a secret, stay readable.
     assert redact("Authorization: Bearer undefined") == "Authorization: Bearer undefined"
     assert redact("password=${DB_PASSWORD}") == "password=${DB_PASSWORD}"
+
+
+def test_a_hostile_line_costs_no_later_line_its_secrets() -> None:
+    # Nested near misses spend a budget, past which the scan skips ahead; the budget is
+    # each line's own, so a line of them before a secret hidden in a near miss (a key
+    # name that holds a key) cannot unmask it.
+    hostile = "sk-" * 30_000
+    for line in ["x-sk-ant-api03-abcdefghijklmnopqrstuvwx_token=hello",
+                 "my.sk-ant-api03-abcdefghijklmnopqrstuvwx.password: hunter2"]:
+        alone = find_secrets(line)
+        assert alone and alone[0].kind == "anthropic-key"
+        text = hostile + "\n" + line
+        shift = len(hostile) + 1
+        assert [(f.kind, f.start - shift, f.end - shift) for f in find_secrets(text) if f.start >= shift] == \
+            [(f.kind, f.start, f.end) for f in alone]
+        assert "sk-ant-api03" not in redact(text).split("\n")[1]
+
+
+def _regex_items_can_match(items: list, byte: int, dotall: bool = False) -> bool:
+    """Whether a parsed regex (re._parser items) has an item that can match ``byte``."""
+    import re._constants as c
+
+    def in_class(av: list) -> bool:
+        negate = any(op is c.NEGATE for op, _ in av)
+        hit = False
+        for op, a in av:
+            if op is c.LITERAL and a == byte or op is c.RANGE and a[0] <= byte <= a[1]:
+                hit = True
+            elif op is c.CATEGORY:
+                hit |= re.match({c.CATEGORY_SPACE: r"\s", c.CATEGORY_NOT_SPACE: r"\S", c.CATEGORY_WORD: r"\w",
+                                 c.CATEGORY_NOT_WORD: r"\W", c.CATEGORY_DIGIT: r"\d",
+                                 c.CATEGORY_NOT_DIGIT: r"\D"}[a], chr(byte)) is not None
+        return hit != negate
+
+    for op, av in items:
+        if (op is c.LITERAL and av == byte or op is c.NOT_LITERAL and av != byte or op is c.ANY and dotall
+                or op is c.IN and in_class(av)):
+            return True
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and _regex_items_can_match(av[2], byte, dotall):
+            return True
+        if op is c.SUBPATTERN and _regex_items_can_match(av[3], byte, dotall or bool(av[1] & re.DOTALL)):
+            return True
+        if op is c.BRANCH and any(_regex_items_can_match(b, byte, dotall) for b in av[1]):
+            return True
+        assert op in (c.LITERAL, c.NOT_LITERAL, c.ANY, c.IN, c.AT, c.MAX_REPEAT, c.MIN_REPEAT, c.SUBPATTERN,
+                      c.BRANCH, c.POSSESSIVE_REPEAT), f"a construct this check does not read: {op}"
+    return False
+
+
+def test_only_private_key_blocks_run_over_a_line_break_and_no_rule_is_anchored() -> None:
+    # What lets a matched line's secrets be found in the line alone (the batch engine
+    # does): every other rule stays within a line and reads a line break as an edge.
+    import re._parser
+
+    from failtax.redact import _MULTILINE_LITERAL, _RULES, _engine, _secrets_within_lines
+
+    spanning = []
+    for rule in _RULES:
+        parsed = re._parser.parse(rule.pattern)
+        if _regex_items_can_match(list(parsed), ord("\n"), bool(parsed.state.flags & re.DOTALL)):
+            spanning.append(rule.kind)
+            assert _MULTILINE_LITERAL.decode() in rule.pattern
+        assert not re.search(r"(?<!\\)[$^]|\\[AzZ]", rule.pattern.replace("[^", "[")), rule.pattern
+    assert spanning == ["private-key", "private-key"]
+    assert _engine().span.search(b"") is None  # no rule matches the empty string
+    assert not _secrets_within_lines(b"-----BEGIN RSA PRIVATE KEY-----") and _secrets_within_lines(b"token=x\ny")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([c.text for c in CASES if "PRIVATE KEY" not in c.text] + list(NEGATIVES)
+                                + ["", " ", "PASSED", "passing", "x_", "-", "my.", "Pass"]
+                                + ["sk-" * 40, "token: none", "x-sk-ant-api03-abcdefghijklmnopqrstuvwx_token=hello",
+                                   "https://u:p@h", "Bearer undefined"]),
+                min_size=1, max_size=8))
+def test_each_line_holds_the_secrets_found_in_it_alone(pieces: list[str]) -> None:
+    text = "\n".join(pieces)
+    assume("PRIVATE KEY" not in text)
+    whole = find_secrets(text)
+    at = 0
+    for line in text.split("\n"):
+        inside = [(f.kind, f.start - at, f.end - at) for f in whole if f.start < at + len(line) and f.end > at]
+        assert inside == [(f.kind, f.start, f.end) for f in find_secrets(line)], line
+        assert redact_slice(text, at, at + len(line), findings=whole) == redact(line)
+        at += len(line) + 1
 
 
 def test_hostile_inputs_take_linear_time() -> None:
