@@ -263,6 +263,29 @@ def test_generated_evidence_classifies_the_same(taxonomy: str, engine: str) -> N
 
 
 @pytest.mark.parametrize("taxonomy", TAXONOMIES)
+def test_secrets_on_the_matched_line_are_masked_as_classify_masks_them(taxonomy: str) -> None:
+    # The batch engine masks a shown line by scanning that line alone, unless a
+    # private-key block may run through it: secrets beside the table's own phrases on
+    # one line, private-key blocks before and after, a line of nested near misses before.
+    rng = random.Random(TAXONOMIES.index(taxonomy))
+    phrases = _phrases(taxonomy) or ["Killed", "HTTP 429"]
+    secrets = [t for t in SECRETS if "\n" not in t] or ["token=Ab9Ab9Ab9Ab9"]
+    blocks = [t for t in SECRETS if "PRIVATE KEY" in t] or ["-----BEGIN PRIVATE KEY-----\nQUFB\n-----END PRIVATE KEY-----"]
+    records = []
+    for _ in range(240):
+        phrase, secret = _mutate(rng, rng.choice(phrases)), rng.choice(secrets)
+        line = rng.choice([f"{phrase} {secret}", f"{secret} {phrase}", f"{phrase}: {secret} {rng.choice(NOISE)}"])
+        before = rng.choice(["", "", "sk-" * 3000 + "\n", "x-sk-ant-api03-abcdefghijklmnopqrstuvwx_token=hi\n",
+                             rng.choice(blocks) + "\n", "-----BEGIN RSA PRIVATE KEY-----\nMIIEvQIBADAN\n"])
+        after = rng.choice(["", "", "\n" + rng.choice(blocks), "\n-----END RSA PRIVATE KEY-----", "\nKilled"])
+        records.append({"text": before + line + after, "exit_code": rng.choice([1, 1, None, 137])})
+    _assert_same(records, taxonomy, ENGINES[:1])
+    if taxonomy == "agent-run":  # the records do put secrets on shown lines
+        shown = [c.matched_line for c in classify_records(records, taxonomy=taxonomy) if c.matched_line]
+        assert sum("[REDACTED:" in m for m in shown) >= 20, len(shown)
+
+
+@pytest.mark.parametrize("taxonomy", TAXONOMIES)
 def test_a_frame_classifies_like_its_rows(taxonomy: str) -> None:
     """A polars frame with typed columns; JSON text in result_frame and fields."""
     rng = random.Random(99)
