@@ -122,6 +122,34 @@ def _re2_start(rx: Any, data: bytes, pos: int) -> int:
     return int(_re2_span(rx, data, pos)[0])
 
 
+class _Firsts:
+    """Per key, the rows it occurs in (ascending, each once) and its smallest value in
+    each: the first start of a position slot's literals, the first end of a regex
+    superset. Sparse, as most (key, row) pairs never occur."""
+
+    def __init__(self, keys: np.ndarray, rows: np.ndarray, values: np.ndarray, n_keys: int):
+        order = np.lexsort((values, rows, keys))
+        keys, rows, values = keys[order], rows[order], values[order]
+        first = np.ones(len(keys), dtype=bool)
+        first[1:] = (keys[1:] != keys[:-1]) | (rows[1:] != rows[:-1])
+        self._rows, self._values = rows[first], values[first].astype(np.int32)
+        self._bounds = np.searchsorted(keys[first], np.arange(n_keys + 1))
+        self._maps: dict[int, dict[int, int]] = {}
+
+    def rows(self, key: int) -> np.ndarray:
+        return self._rows[self._bounds[key] : self._bounds[key + 1]]
+
+    def values(self, key: int) -> np.ndarray:
+        return self._values[self._bounds[key] : self._bounds[key + 1]]
+
+    def at(self, key: int, row: int) -> int:
+        """The key's smallest value in ``row``, or _BIG where it does not occur."""
+        m = self._maps.get(key)
+        if m is None:
+            m = self._maps[key] = dict(zip(self.rows(key).tolist(), self.values(key).tolist(), strict=True))
+        return m.get(row, _BIG)
+
+
 class _Block:
     """The hits of one block of rows, and the questions the resolution asks of them."""
 
@@ -130,15 +158,7 @@ class _Block:
         n_lit = len(plan.literals)
         is_unit = lits >= n_lit
         # regex supersets: first end per (alternative, row)
-        ur, uu, ue = rows[is_unit], lits[is_unit] - n_lit, starts[is_unit]
-        order = np.lexsort((ue, ur, uu))
-        ur, uu, ue = ur[order], uu[order], ue[order]
-        first = np.ones(len(uu), dtype=bool)
-        first[1:] = (uu[1:] != uu[:-1]) | (ur[1:] != ur[:-1])
-        ur, uu, ue = ur[first], uu[first], ue[first]
-        bounds = np.searchsorted(uu, np.arange(plan.n_units + 1))
-        self.unit_rows = [ur[bounds[u] : bounds[u + 1]] for u in range(plan.n_units)]
-        self.unit_ends = [dict(zip(self.unit_rows[u].tolist(), ue[bounds[u] : bounds[u + 1]].tolist(), strict=True)) for u in range(plan.n_units)]
+        self.ends = _Firsts(lits[is_unit] - n_lit, rows[is_unit], starts[is_unit], plan.n_units)
         # literal hits -> group hits, and first positions of the groups that need them
         br, bl, bs = rows[~is_unit], lits[~is_unit], starts[~is_unit]
         cnt = plan.lg_ptr[bl + 1] - plan.lg_ptr[bl]
@@ -147,18 +167,11 @@ class _Block:
         rep_groups = plan.lg_data[np.repeat(plan.lg_ptr[bl], cnt) + offs]
         self.G = np.zeros((k, plan.n_groups), dtype=bool, order="F")
         self.G[rep_rows, rep_groups] = True
-        # first position per (slot, row), sparse: a dense rows × slots array would be
-        # 75 MB per block for agent-run's 285 slots, nearly all of it empty
         slot = plan.pos_slot[rep_groups]
         sel = slot >= 0
-        ps, pr, pp = slot[sel], rep_rows[sel], np.repeat(bs, cnt)[sel]
-        order = np.lexsort((pp, pr, ps))
-        ps, pr, pp = ps[order], pr[order], pp[order]
-        first = np.ones(len(ps), dtype=bool)
-        first[1:] = (ps[1:] != ps[:-1]) | (pr[1:] != pr[:-1])
-        self._pos_rows, self._pos_at = pr[first], pp[first].astype(np.int32)
-        self._pos_bounds = np.searchsorted(ps[first], np.arange(plan.n_slots + 1))
-        self._pos_dicts: dict[int, dict[int, int]] = {}
+        #: first start per (position slot, row), sparse: a dense rows × slots array is
+        #: 75 MB per block for agent-run's 285 slots, nearly all of it empty
+        self.pos = _Firsts(slot[sel], rep_rows[sel], np.repeat(bs, cnt)[sel], plan.n_slots)
         self.fold = self.G[:, plan.g_fold]
         # rows × the plan's RE2 set: which of its alternatives match each row (exact)
         self.U: np.ndarray | None = None
@@ -170,20 +183,6 @@ class _Block:
             ids = np.fromiter((j for g in got for j in g), dtype=np.int64, count=int(lens.sum()))
             self.U = np.zeros((k, len(rs.members)), dtype=bool, order="F")
             self.U[np.repeat(np.arange(k), lens), ids] = True
-
-    def firsts(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
-        """The rows where a literal of position slot ``slot`` occurs (ascending, each
-        once), and the byte where the first of them starts in each."""
-        lo, hi = self._pos_bounds[slot], self._pos_bounds[slot + 1]
-        return self._pos_rows[lo:hi], self._pos_at[lo:hi]
-
-    def first_at(self, i: int, slot: int) -> int:
-        """Where the first literal of position slot ``slot`` starts in row ``i``, or _BIG."""
-        d = self._pos_dicts.get(slot)
-        if d is None:
-            rows, at = self.firsts(slot)
-            d = self._pos_dicts[slot] = dict(zip(rows.tolist(), at.tolist(), strict=True))
-        return d.get(i, _BIG)
 
     def answered(self, u: int) -> bool:
         """True when the RE2 set says exactly where regex alternative ``u`` matches."""
@@ -197,7 +196,7 @@ class _Block:
             return self.U[:, plan.set_col[u]]
         if plan.unit_hs[u]:
             m = np.zeros(self.k, dtype=bool)
-            m[self.unit_rows[u]] = True
+            m[self.ends.rows(u)] = True
             return m | self.fold
         g = plan.unit_group[u]
         if g >= 0:
@@ -213,7 +212,7 @@ class _Block:
         plan = self.plan
         if plan.unit_exact[u] and not self.fold[i]:
             # a set of strings: it matches where the first of them occurs
-            at = self.first_at(i, int(plan.pos_slot[plan.unit_group[u]]))
+            at = self.pos.at(int(plan.pos_slot[plan.unit_group[u]]), i)
             return at if at < _BIG else -1
         rx, width = plan.units[u]
         pos = 0
@@ -221,9 +220,9 @@ class _Block:
             # No match can end before the superset's first match, or start more than
             # its width before the first of its required literals.
             if plan.unit_hs[u]:
-                pos = max(0, self.unit_ends[u][i] - width)
+                pos = max(0, self.ends.at(u, i) - width)
             elif plan.unit_group[u] >= 0:
-                pos = max(0, self.first_at(i, int(plan.pos_slot[plan.unit_group[u]])) - width)
+                pos = max(0, self.pos.at(int(plan.pos_slot[plan.unit_group[u]]), i) - width)
         return _re2_start(rx, self.data(i), pos)
 
     def data(self, i: int) -> bytes:
@@ -238,9 +237,8 @@ def _lines_at(texts: _Texts, rows: list[int], pos: list[int]) -> list[str]:
         data = texts.data(r)
         if not _secrets_within_lines(data):  # a private-key block may run through the line
             findings = texts.findings(r)
-            if findings:
-                out.append(_shown_line(texts.text(r), len(data[:p].decode("utf-8")), findings))
-                continue
+            out.append(_shown_line(texts.text(r), len(data[:p].decode("utf-8")), findings))
+            continue
         a = data.rfind(b"\n", 0, p) + 1
         z = data.find(b"\n", p)
         # the line's secrets are those of the line alone: it is all that is scanned
@@ -342,7 +340,7 @@ def _run_part(plan: Plan, cols: Columns, lo: int, hi: int, want: Want) -> Part:
         for j, rs in enumerate(plan.sig_rules):
             for r in rs.tolist():
                 if slot_of_rule[r] >= 0:
-                    rows, at = blk.firsts(int(slot_of_rule[r]))
+                    rows, at = blk.pos.rows(int(slot_of_rule[r])), blk.pos.values(int(slot_of_rule[r]))
                     on = E[rows, r]
                     rows, at = rows[on], at[on]
                     Q[rows, j] = np.minimum(Q[rows, j], at)

@@ -49,10 +49,10 @@ import re2
 from failtax._batch_input import Columns, frame_columns, prepare, raw_from_records
 from failtax._batch_plan import Plan, plan_for, register_plan
 from failtax._batch_resolve import Part, Want, run, singles
-from failtax.classify import Classification
+from failtax.classify import Classification, classify
 from failtax.errors import InputError
 from failtax.evidence import tail_lines, without_utf8_bom
-from failtax.redact import _re2_options, _re2_span, find_secrets, redact
+from failtax.redact import _re2_span, find_secrets, redact
 from failtax.table import RuleTable, load_table
 
 __all__ = [
@@ -383,7 +383,7 @@ def _to_classifications(plan: Plan, cols: Columns, parts: list[Part], singles: d
 #: A run of 19 digits: an integer orjson may read past 64 bits as a float. RE2, not
 #: Python's engine, which tries each position in turn: 2.5 µs against 14 µs for a
 #: 1.5 KB line, a sixth of a `failtax classify` worker's time per line.
-_LONG_NUMBER = re2.compile(rb"[0-9]{19}", _re2_options())
+_LONG_NUMBER = re2.compile(rb"[0-9]{19}")
 
 
 def parse_jsonl_line(raw: bytes, where: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
@@ -478,8 +478,6 @@ def classify_chunk(chunk: tuple[str, int, bytes], *, table: RuleTable, engine: s
 def _one_by_one(recs: list[dict[str, Any]], table: RuleTable, lines: str, exc: Exception) -> list[Any]:
     """Each record classified by :func:`failtax.classify` (an exception where that fails
     too), after the batch path failed on lines ``lines``; says so on stderr."""
-    from failtax.classify import classify
-
     print(f"failtax: {lines}: batch classification failed ({type(exc).__name__}: {exc}); "
           "classifying these lines one by one", file=sys.stderr, flush=True)
     out: list[Any] = []

@@ -313,7 +313,6 @@ def test_jsonl_survives_a_fault_of_the_batch_path_line_by_line(tmp_path: Path, m
     # one by one, the answers stay classify()'s, and a record classify() itself cannot
     # answer gets an error line naming its file and line.
     batch_mod = sys.modules["failtax.batch"]
-    classify_mod = sys.modules["failtax.classify"]  # the package's name is the function
 
     recs = _records(120, seed=12)
     data, bad = _jsonl(recs)
@@ -326,7 +325,7 @@ def test_jsonl_survives_a_fault_of_the_batch_path_line_by_line(tmp_path: Path, m
     def broken_batch(*_a: Any, **_k: Any) -> Any:
         raise RuntimeError("engine fault")
 
-    real_classify = classify_mod.classify
+    real_classify = batch_mod.classify
 
     def classify_but_one(evidence: Any, **kw: Any) -> Any:
         if evidence == poison:
@@ -334,7 +333,7 @@ def test_jsonl_survives_a_fault_of_the_batch_path_line_by_line(tmp_path: Path, m
         return real_classify(evidence, **kw)
 
     monkeypatch.setattr(batch_mod, "classify_records", broken_batch)
-    monkeypatch.setattr(classify_mod, "classify", classify_but_one)
+    monkeypatch.setattr(batch_mod, "classify", classify_but_one)
     out = tmp_path / "out.jsonl"
     with out.open("wb") as fh:
         errors = classify_jsonl([str(path)], table=load_table("agent-run"), out=fh, n_jobs=1, chunk_bytes=4000)
