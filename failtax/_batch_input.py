@@ -164,6 +164,12 @@ def _to_polars(data: Any) -> Any:
 
     if _is_polars_frame(data):
         return data
+    if isinstance(data, pl.LazyFrame):
+        # Only the columns classification reads are collected, so a scan_parquet or
+        # scan_ndjson plan reads nothing else from disk.
+        names = data.collect_schema().names()
+        wanted = [n for n in names if n in EVIDENCE_COLUMNS] or names[:1]  # one column keeps the row count
+        return data.select(wanted).collect()
     mod = type(data).__module__
     if mod.startswith("pyarrow"):
         import pyarrow as pa
@@ -171,11 +177,13 @@ def _to_polars(data: Any) -> Any:
         if isinstance(data, pa.RecordBatch):
             data = pa.Table.from_batches([data])
         if isinstance(data, pa.Table):
+            _refuse_repeated(data.column_names)
             return pl.from_arrow(data, rechunk=False)
     if mod.startswith("pandas"):
         import pandas as pd
 
         if isinstance(data, pd.DataFrame):
+            _refuse_repeated([str(name) for name in data.columns])
             cols = {}
             for name in data.columns:
                 s = data[name]
@@ -185,8 +193,24 @@ def _to_polars(data: Any) -> Any:
                     cols[str(name)] = pl.Series(str(name), [_pandas_null(v) for v in s.tolist()], dtype=pl.Object)
             return pl.DataFrame(cols)
     raise InputError(
-        f"classify_batch takes a polars or pandas DataFrame or a pyarrow Table, got {type(data).__name__}"
+        "classify_batch takes a polars DataFrame or LazyFrame, a pandas DataFrame or a pyarrow "
+        f"Table, got {type(data).__name__}"
     )
+
+
+#: Every column :func:`raw_from_frame` reads; a LazyFrame collects only these.
+EVIDENCE_COLUMNS = frozenset(
+    (*TEXT_KEYS, *EXIT_CODE_KEYS, *FRAME_KEYS, "signal", "frames", "fields", "signals", "id")
+)
+
+
+def _refuse_repeated(names: Sequence[str]) -> None:
+    """A frame naming one column twice has no one value per row for it: say which."""
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise InputError(f"classify_batch: the column {name!r} appears more than once; names must be unique")
+        seen.add(name)
 
 
 def _pandas_null(v: Any) -> Any:

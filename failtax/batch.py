@@ -1,7 +1,7 @@
 """Batch classification: millions of records, the same answers as :func:`failtax.classify`.
 
-:func:`classify_batch` takes a polars or pandas DataFrame or an Arrow table whose
-columns are evidence (``text``, ``exit_code``, ``signal``, ``result_frame``, ``frames``,
+:func:`classify_batch` takes a polars DataFrame or LazyFrame (only the evidence columns
+are collected), a pandas DataFrame or an Arrow table whose columns are evidence (``text``, ``exit_code``, ``signal``, ``result_frame``, ``frames``,
 ``fields``, ``signals``, ``id``; any may be missing or null) and returns a polars
 DataFrame, one row per input row in the same order, with the bucket, every matched
 signal, the deciding rule and the bucket's attributes. Row ``i`` carries exactly what
@@ -82,11 +82,12 @@ def classify_batch(data: Any, *, taxonomy: str | None = None, table: Any = None,
 
     Parameters
     ----------
-    data : a polars or pandas DataFrame, or a pyarrow Table or RecordBatch, with any of
-        the evidence columns ``text`` (also ``stderr``/``stderrTail``), ``exit_code``,
+    data : a polars DataFrame or LazyFrame, a pandas DataFrame, or a pyarrow Table or
+        RecordBatch, with any of the evidence columns ``text`` (also ``stderr``/``stderrTail``), ``exit_code``,
         ``signal``, ``result_frame`` (struct or JSON text), ``frames``, ``fields``
         (struct or JSON text), ``signals`` (list of strings) and ``id``. Missing columns
-        and nulls (``None``, ``NaN``) mean "not given"; other columns are ignored.
+        and nulls (``None``, ``NaN``) mean "not given"; other columns are ignored (a
+        LazyFrame collects only the evidence columns). Column names must be unique.
     taxonomy : the taxonomy name; its shipped table is used unless ``table`` is given.
     table : a :class:`~failtax.RuleTable`, a shipped table name or a TOML path.
     n_jobs : processes to use (``None``: every core once the frame is large enough;

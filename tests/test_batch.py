@@ -27,7 +27,7 @@ import pyarrow as pa
 import pytest
 
 import failtax
-from failtax import _scan
+from failtax import _batch_input, _scan
 from failtax.batch import (
     CHUNK_BYTES,
     classify_batch,
@@ -208,8 +208,32 @@ def test_a_record_with_no_evidence_key_is_noted_as_classify_notes_it() -> None:
     assert "keys given: error" in got[3].warnings[0]
 
 
+def test_a_lazy_frame_collects_only_the_evidence_columns(tmp_path: Path) -> None:
+    """A LazyFrame (here a Parquet scan) answers as its collected frame does; a column
+    classification never reads is not collected, and a frame of none keeps its rows."""
+    recs = _records(200)
+    df = _frame(recs).with_columns(pl.lit("x" * 50).alias("payload"))
+    want = classify_batch(df, taxonomy="agent-run", n_jobs=1)
+    df.write_parquet(tmp_path / "f.parquet")
+    lazy = pl.scan_parquet(tmp_path / "f.parquet")
+    assert _comparable(classify_batch(lazy, taxonomy="agent-run", n_jobs=1)).equals(_comparable(want))
+    collected = _batch_input._to_polars(lazy)
+    assert "payload" not in collected.columns and "text" in collected.columns
+    none = classify_batch(pl.LazyFrame({"other": [1, 2, 3]}), taxonomy="agent-run")
+    assert none["bucket"].to_list() == [failtax.classify({}, taxonomy="agent-run").bucket] * 3
+
+
+def test_a_column_named_twice_is_refused_clearly() -> None:
+    pdf = pd.DataFrame([["HTTP 429 Too Many Requests", "Killed"]], columns=["text", "text"])
+    with pytest.raises(InputError, match="'text' appears more than once"):
+        classify_batch(pdf, taxonomy="agent-run")
+    table = pa.Table.from_arrays([pa.array(["a"]), pa.array([1]), pa.array([2])], names=["text", "exit_code", "exit_code"])
+    with pytest.raises(InputError, match="'exit_code' appears more than once"):
+        classify_batch(table, taxonomy="agent-run")
+
+
 def test_bad_arguments_are_refused_clearly() -> None:
-    with pytest.raises(InputError, match="polars or pandas"):
+    with pytest.raises(InputError, match="a polars DataFrame or LazyFrame, a pandas DataFrame"):
         classify_batch([{"text": "x"}], taxonomy="agent-run")
     with pytest.raises(InputError, match="taxonomy 'agent-run', not 'replay'"):
         classify_batch(pl.DataFrame({"text": ["x"]}), taxonomy="replay", table=load_table("agent-run"))
@@ -625,7 +649,7 @@ def test_a_compiled_database_is_kept_and_read_back(tmp_path: Path, monkeypatch: 
 
 _COMPILE_ONCE = """
 import os, sys, time
-from failtax import _scan
+from failtax import _batch_input, _scan
 
 compile_ = _scan.HyperscanEngine._compile
 derive = _scan.Prefilter.of
