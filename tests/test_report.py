@@ -313,3 +313,20 @@ def test_a_failing_fit_worker_is_reported_with_its_reason(checkout: Path) -> Non
     decisions = load_decisions(telemetry=str(checkout / "data"), taxonomy="replay").decisions.drop("user_action")
     with pytest.raises(RuntimeError, match="a fitting worker failed: .*user_action"):
         fit_tuners_and_backtests(decisions, taxonomies=["replay"], n_cutoffs=1, n_jobs=2, min_rows_parallel=0)
+
+
+def test_a_window_of_one_week_with_no_decision_is_reported_as_such(tmp_path: Path) -> None:
+    """One classified event, never decided: the window is "1 week", agreement is n/a with
+    n=0, and --fail-under fails the check naming n/a rather than a made-up rate."""
+    events = tmp_path / "events.jsonl"
+    events.write_text(json.dumps({
+        "ts": "2026-01-01T00:00:00.000Z", "eventType": "replay-failure-classified", "skillName": "muggle-test",
+        "aiClassification": "infra", "aiSuggestion": "report-bug", "runId": "r1", "testCaseId": "t1",
+        "signals": ["electron-crash"]}) + "\n")
+    out = tmp_path / "report"
+    r = _run(["report", "--telemetry", str(events), "--out", str(out), "--fail-under", "0.5"], tmp_path)
+    assert r.returncode == 1, r.stderr
+    assert "agreement n/a < --fail-under 50.0%" in r.stderr
+    md = (out / "summary.md").read_text()
+    assert "2026-01-01 to 2026-01-01 (1 week)" in md and "| agreement | n/a (n=0) |" in md
+    assert "(1 week) · source:" in (out / "index.html").read_text()

@@ -18,6 +18,7 @@ from failtax.report.summary import (
     format_count,
     format_pct,
     format_rate,
+    format_weeks,
     jsonable,
     key_numbers,
     render_markdown,
@@ -51,7 +52,7 @@ def render_html(summary: Mapping[str, Any], figures: list[tuple[str, str, Any]],
     src = ", ".join(inputs.get("telemetry") or []) or (inputs.get("db") or "")
     page = HtmlPage(
         title="failtax tuning report",
-        subtitle=(f"{win.get('from') or 'n/a'} to {win.get('to') or 'n/a'} ({win.get('weeks', 0)} weeks) · "
+        subtitle=(f"{win.get('from') or 'n/a'} to {win.get('to') or 'n/a'} ({format_weeks(win.get('weeks'))}) · "
                   f"source: {src} · generated {summary.get('generated_at', '')} · failtax {summary.get('failtax_version', '')}"),
     )
     figs = {name: (caption, fig) for name, caption, fig in figures}

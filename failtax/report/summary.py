@@ -117,6 +117,16 @@ def format_count(n: int | None) -> str:
     return "n/a" if n is None else f"{int(n):,}"
 
 
+def format_weeks(n: int | None) -> str:
+    """A number of weeks, singular when it is one.
+
+    >>> format_weeks(1), format_weeks(12)
+    ('1 week', '12 weeks')
+    """
+    n = int(n or 0)
+    return f"{n:,} week" if n == 1 else f"{n:,} weeks"
+
+
 def format_rate(rec: Mapping[str, Any]) -> str:
     """The one way the report writes a rate: value, 95% interval, count.
 
@@ -373,7 +383,7 @@ def render_markdown(summary: Mapping[str, Any]) -> str:
     win = summary.get("window", {})
     lines = ["# failtax tuning report", ""]
     lines.append(f"Window: {win.get('from') or 'n/a'} to {win.get('to') or 'n/a'} "
-                 f"({win.get('weeks', 0)} weeks) · generated {summary.get('generated_at', '')}")
+                 f"({format_weeks(win.get('weeks'))}) · generated {summary.get('generated_at', '')}")
     lines.append("")
     checks = summary.get("checks", {})
     if checks.get("failed"):
