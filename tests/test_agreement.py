@@ -18,6 +18,7 @@ from sklearn.metrics import cohen_kappa_score as sk_kappa
 from sklearn.metrics import confusion_matrix as sk_confusion
 from sklearn.metrics import f1_score as sk_f1
 
+import failtax
 from failtax.analysis import (
     age_band,
     cohen_kappa_score,
@@ -312,6 +313,27 @@ def test_loader_gives_the_fixture_decisions(tiny):
             "opt_out", "agree", "latency_s", "text"]
     assert loaded.sort("ts").select(cols).equals(tiny.sort("ts").select(cols))
     assert measure_agreement(loaded).to_dict()["scores"] == measure_agreement(tiny).to_dict()["scores"]
+
+
+def test_a_loaded_telemetry_is_taken_as_its_decisions(tmp_path):
+    """What ``load`` returns can be handed on as it is: every analysis and tuning entry
+    point reads its ``decisions`` relation and answers as with ``tel.decisions``; an input
+    the database holds no single relation for is named with what to pass instead."""
+    from failtax.analysis.loops import find_retry_streaks
+    from failtax.telemetry import load
+
+    with load(str(EVENTS), db=tmp_path / "t.duckdb") as tel:
+        rel = tel.decisions
+        assert measure_agreement(tel).to_dict() == measure_agreement(rel).to_dict()
+        assert (failtax.find_misleading_signals(tel, taxonomy="replay").to_dict()
+                == failtax.find_misleading_signals(rel, taxonomy="replay").to_dict())
+        assert failtax.diagnose_rules(tel, taxonomy="replay").to_dict() == failtax.diagnose_rules(
+            rel, taxonomy="replay").to_dict()
+        tuned = failtax.TableTuner(taxonomy="replay", cv=None).fit(tel)
+        assert tuned.n_events_ > 0
+        assert tuned.changes_ == failtax.TableTuner(taxonomy="replay", cv=None).fit(rel).changes_
+        with pytest.raises(InputError, match="retry log: got a whole Telemetry database; pass one of its relations"):
+            find_retry_streaks(tel)
 
 
 def _db(tmp_path: Path) -> Path:

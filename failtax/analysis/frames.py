@@ -54,13 +54,19 @@ DECISION_COLUMNS: dict[str, str] = {
 }
 
 
+#: What each kind of input is in a loaded :class:`~failtax.telemetry.load.Telemetry`.
+_TELEMETRY_VIEWS = {"decisions": "decisions", "lifecycle": "lifecycle"}
+
+
 def as_frame(data: Any, *, what: str = "data") -> pl.DataFrame:
     """Convert a DuckDB relation, polars, pandas or Arrow table to a polars ``DataFrame``.
 
     Parameters
     ----------
     data : ``duckdb.DuckDBPyRelation``, ``pl.DataFrame``, ``pl.LazyFrame``,
-        ``pandas.DataFrame`` or ``pyarrow.Table``.
+        ``pandas.DataFrame`` or ``pyarrow.Table``; or a loaded
+        :class:`~failtax.telemetry.load.Telemetry`, whose relation named ``what``
+        (``decisions``, ``lifecycle``) is taken.
     what : the name used in error messages.
 
     Returns
@@ -74,6 +80,15 @@ def as_frame(data: Any, *, what: str = "data") -> pl.DataFrame:
         return data
     if isinstance(data, pl.LazyFrame):
         return data.collect()
+    from failtax.telemetry.load import Telemetry
+
+    if isinstance(data, Telemetry):
+        # A loaded database holds several relations: take the one asked for by name.
+        view = _TELEMETRY_VIEWS.get(what)
+        if view is None:
+            raise InputError(f"{what}: got a whole Telemetry database; pass one of its relations "
+                             f"(tel.decisions, tel.lifecycle, tel.events …)")
+        return getattr(data, view).pl()
     mod = type(data).__module__.split(".")[0]
     if mod == "duckdb" and hasattr(data, "pl"):
         return data.pl()

@@ -74,7 +74,7 @@ def find_unknown_values(decisions: Any) -> pl.DataFrame:
     >>> find_unknown_values(df).select("field", "value", "events").rows()
     [('ai_bucket', 'flaky', 2), ('ai_bucket', '(absent)', 1), ('ai_suggestion', 'teleport', 1)]
     """
-    df = as_frame(decisions)
+    df = as_frame(decisions, what="decisions")
     schema = {"taxonomy": pl.String, "field": pl.String, "value": pl.String, "events": pl.Int64,
               "expected": pl.String}
     fields = [f for f in UNKNOWN_VALUE_FIELDS if f in df.columns]

@@ -391,7 +391,7 @@ def measure_report_agreement(decisions: Any, *, since: Any = None) -> Any:
     from failtax.analysis import measure_agreement
     from failtax.analysis.frames import as_frame
 
-    df = as_frame(decisions)
+    df = as_frame(decisions, what="decisions")
     present = df["taxonomy"].drop_nulls().unique().to_list() if "taxonomy" in df.columns else []
     taxes = list(suggestion_taxonomies(order_taxonomies(present)))
     return measure_agreement(df, taxonomy=taxes, since=since, slices=("taxonomy", "week", "skill", "bucket"))

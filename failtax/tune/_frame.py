@@ -1,7 +1,8 @@
 """Input checks and signal sets for the tuner: the one place decisions are validated.
 
 Every public tuning function accepts the ``decisions`` relation of the telemetry
-contract as a polars or pandas DataFrame, an Arrow table or a DuckDB relation. This
+contract as a polars or pandas DataFrame, an Arrow table or a DuckDB relation (or a
+loaded ``Telemetry``, whose ``decisions`` relation is taken). This
 module turns any of them into one polars frame with the columns the tuner needs, and
 computes each event's *signal set* the way :func:`failtax.classify` would see it: the
 signals the tool named (normalised) plus the signals the table's text rules find in the
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from failtax.analysis.frames import as_frame
 from failtax.errors import InputError
 from failtax.table import ExtractRule, RuleTable
 from failtax.taxonomy import Taxonomy
@@ -28,25 +30,9 @@ _REQUIRED = ("signals", "user_action")
 
 
 def as_polars(decisions: Any) -> pl.DataFrame:
-    """Any supported frame or relation as a polars DataFrame (no copy when possible)."""
-    if isinstance(decisions, pl.DataFrame):
-        return decisions
-    if isinstance(decisions, pl.LazyFrame):
-        return decisions.collect()
-    mod = type(decisions).__module__
-    if mod.startswith("pandas"):
-        return pl.from_pandas(decisions)
-    if mod.startswith("pyarrow"):
-        out = pl.from_arrow(decisions)
-        if isinstance(out, pl.Series):
-            raise InputError("decisions: expected a table, got an Arrow array")
-        return out
-    if hasattr(decisions, "pl") and callable(decisions.pl):  # a DuckDB relation
-        return decisions.pl()
-    raise InputError(
-        f"decisions: expected a polars or pandas DataFrame, an Arrow table or a DuckDB "
-        f"relation, got {type(decisions).__name__}"
-    )
+    """Any supported frame or relation (or a loaded ``Telemetry``: its ``decisions``) as
+    a polars DataFrame, no copy when possible: :func:`failtax.analysis.frames.as_frame`."""
+    return as_frame(decisions, what="decisions")
 
 
 def prepare(decisions: Any, *, taxonomy: Taxonomy) -> pl.DataFrame:
