@@ -76,6 +76,18 @@ def test_a_real_defect_is_recommended_with_a_positive_lower_bound():
     assert "RECOMMEND" in str(bt) and bt.to_dict()["recommend"] is True
 
 
+def test_a_cutoff_after_every_event_is_judged_on_nothing_and_says_so():
+    """Nothing after the cut-off: the later weeks' gain is n/a, never printed as nan, and the
+    tuner's own changes (fitted on everything) still print their gains."""
+    df, _ = data(3, "misleading")
+    bt = backtest(df, cutoff="2030-01-01", taxonomy="replay")
+    assert bt.n_test == 0 and not bt.recommend and bt.changes
+    text = str(bt)
+    assert "later weeks: n/a (n=0) -> n/a (n=0), gain n/a, 0 events moved" in text
+    assert "nan" not in text
+    assert all(" pp (+" in str(c) for c in bt.changes)
+
+
 def test_clean_data_is_never_recommended():
     df, _ = data(4, "none")
     bt = backtest(df, cutoff="2026-10-19", taxonomy="replay")

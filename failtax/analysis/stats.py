@@ -122,6 +122,23 @@ class Rate:
         return f"{self.value:.1%} [{self.low:.1%}, {self.high:.1%}] (n={self.n})"
 
 
+def format_gain(gain: float, low: float, high: float) -> str:
+    """A change in agreement in percentage points with its interval; n/a where unknown.
+
+    >>> format_gain(0.1703, 0.1609, 0.1783)
+    '+17.03 pp (+16.09, +17.83)'
+    >>> format_gain(math.nan, math.nan, math.nan)
+    'n/a'
+    """
+    if math.isnan(gain):
+        return "n/a"
+
+    def pp(x: float) -> str:
+        return "n/a" if math.isnan(x) else f"{x * 100:+.2f}"
+
+    return f"{pp(gain)} pp ({pp(low)}, {pp(high)})"
+
+
 def rate(successes: int, n: int) -> Rate:
     """Build a :class:`Rate`.
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import polars as pl
 
-from failtax.analysis.stats import Rate
+from failtax.analysis.stats import Rate, format_gain
 from failtax.errors import InputError
 from failtax.table import RuleTable
 from failtax.tune._frame import as_polars
@@ -74,10 +74,8 @@ class BacktestResult:
         head = (f"backtest: fitted on {self.n_train} events before {self.cutoff:%Y-%m-%d} "
                 f"({self.n_train_decided} decisions known then), {len(self.changes)} change(s); "
                 f"judged on {self.n_test} later events")
-        lo = "nan" if math.isnan(self.gain_low) else f"{self.gain_low * 100:+.2f}"
-        hi = "nan" if math.isnan(self.gain_high) else f"{self.gain_high * 100:+.2f}"
-        body = (f"  later weeks: {self.before} -> {self.after}, gain {self.gain * 100:+.2f} pp ({lo}, {hi}), "
-                f"{self.moved} events moved")
+        body = (f"  later weeks: {self.before} -> {self.after}, "
+                f"gain {format_gain(self.gain, self.gain_low, self.gain_high)}, {self.moved} events moved")
         rec = f"  {'RECOMMEND promotion' if self.recommend else 'do not promote'}: {self.reason}"
         weeks = [f"    {w.week}: {w.before}  ->  {w.after}" for w in self.weekly]
         return "\n".join([head, body, rec, *(["  by week:", *weeks] if weeks else [])])

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from failtax.analysis.stats import format_gain
 from failtax.table import RouteRule, RuleTable
 
 __all__ = ["ProposedChange", "RouteEdit", "apply_changes"]
@@ -201,11 +202,9 @@ class ProposedChange:
 
     def __str__(self) -> str:
         since = f", since {self.since.isoformat()}" if self.since else ""
-        low = "nan" if math.isnan(self.gain_low) else f"{self.gain_low * 100:+.2f}"
-        high = "nan" if math.isnan(self.gain_high) else f"{self.gain_high * 100:+.2f}"
         return (
             f"{self.summary}  [support {self.support}, moved {self.moved}, {self.wins} won / "
-            f"{self.losses} lost, gain {self.gain * 100:+.2f} pp ({low}, {high}), "
+            f"{self.losses} lost, gain {format_gain(self.gain, self.gain_low, self.gain_high)}, "
             f"p={self.p_value:.2g}{since}]"
         )
 

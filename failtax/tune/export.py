@@ -24,6 +24,7 @@ from typing import Any
 
 import polars as pl
 
+from failtax.analysis.stats import format_gain
 from failtax.errors import InputError, TableError
 from failtax.table import RuleTable, TableDiff, diff_tables, load_table, save_table
 from failtax.tune.replay import ReplayResult, replay_decisions
@@ -165,7 +166,7 @@ def export_table(
         prov["decided"] = rep.decisions
         prov["agreement_before"] = f"{rep.before.value:.4f} [{rep.before.low:.4f}, {rep.before.high:.4f}] (n={rep.before.n})"
         prov["agreement_after"] = f"{rep.after.value:.4f} [{rep.after.low:.4f}, {rep.after.high:.4f}] (n={rep.after.n})"
-        prov["agreement_gain"] = f"{rep.gain * 100:+.2f} pp ({rep.gain_low * 100:+.2f}, {rep.gain_high * 100:+.2f})"
+        prov["agreement_gain"] = format_gain(rep.gain, rep.gain_low, rep.gain_high)
     if rep is not None:
         prov["events_moved"] = rep.n_moved
     prov["created"] = created or datetime.now(timezone.utc).date().isoformat()

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from failtax.analysis.stats import Rate, newcombe_diff_interval, rate
+from failtax.analysis.stats import Rate, format_gain, newcombe_diff_interval, rate
 from failtax.errors import InputError
 from failtax.table import RuleTable, load_table
 from failtax.taxonomy import load_taxonomy
@@ -109,8 +109,8 @@ class ReplayResult:
         lines = [
             f"replayed {self.events} events ({self.decisions} decisions) under "
             f"{self.old.name} {self.old.version} and {self.new.name} {self.new.version}",
-            f"agreement: {self.before} -> {self.after}, gain {self.gain * 100:+.2f} pp "
-            f"({_pp(self.gain_low)}, {_pp(self.gain_high)}), {self.wins} won / {self.losses} lost, p={self.p_value:.2g}",
+            f"agreement: {self.before} -> {self.after}, gain {format_gain(self.gain, self.gain_low, self.gain_high)}, "
+            f"{self.wins} won / {self.losses} lost, p={self.p_value:.2g}",
         ]
         if self.moved:
             lines.append(f"events that move ({self.n_moved}):")
@@ -158,10 +158,6 @@ class ReplayResult:
 
 def _num(x: float | None) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
-
-
-def _pp(x: float) -> str:
-    return "nan" if math.isnan(x) else f"{x * 100:+.2f}"
 
 
 def _buckets(table: RuleTable, frame: pl.DataFrame, *, use_text: bool) -> pl.Series:

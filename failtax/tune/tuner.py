@@ -34,7 +34,7 @@ import polars as pl
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from failtax.analysis.stats import Rate, newcombe_diff_interval, rate
+from failtax.analysis.stats import Rate, format_gain, newcombe_diff_interval, rate
 from failtax.errors import InputError
 from failtax.table import RuleTable, load_table
 from failtax.taxonomy import Taxonomy, load_taxonomy
@@ -78,10 +78,8 @@ class AgreementEstimate:
         return cls(window, rate(k_old, n), rate(k_new, n), gain, lo, hi, n_moved, weeks)
 
     def __str__(self) -> str:
-        lo = f"{self.gain_low * 100:+.2f}" if not math.isnan(self.gain_low) else "nan"
-        hi = f"{self.gain_high * 100:+.2f}" if not math.isnan(self.gain_high) else "nan"
-        return (f"{self.window}: {self.before} -> {self.after}, gain {self.gain * 100:+.2f} pp "
-                f"({lo}, {hi}), {self.moved} decisions moved")
+        return (f"{self.window}: {self.before} -> {self.after}, "
+                f"gain {format_gain(self.gain, self.gain_low, self.gain_high)}, {self.moved} decisions moved")
 
     def to_dict(self) -> dict[str, Any]:
         def r(x: Rate) -> dict[str, Any]:
@@ -316,7 +314,7 @@ class TableTuner(BaseEstimator):
             "parameters": [f"{k}={v!r}" for k, v in sorted(self.get_params().items()) if k not in ("taxonomy", "base_table")],
             "agreement_before": _fmt_rate(pa.before),
             "agreement_after": _fmt_rate(pa.after),
-            "agreement_gain": f"{pa.gain * 100:+.2f} pp ({pa.gain_low * 100:+.2f}, {pa.gain_high * 100:+.2f})",
+            "agreement_gain": format_gain(pa.gain, pa.gain_low, pa.gain_high),
             "recent_agreement_before": _fmt_rate(self.predicted_agreement_recent_.before),
             "recent_agreement_after": _fmt_rate(self.predicted_agreement_recent_.after),
             "changes": [c.provenance_line() for c in self.changes_],
