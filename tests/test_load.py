@@ -364,6 +364,36 @@ def test_a_database_from_another_schema_is_refused(tmp_path: Path) -> None:
         load(f, db=db)
 
 
+def test_a_file_that_is_no_database_is_named_and_left_as_it_was(tmp_path: Path, failtax_cmd: list[str]) -> None:
+    """A telemetry file given where the database belongs is refused as "not a DuckDB
+    database file" (DuckDB itself would read it as something else), for reading and for
+    loading, and is not touched; the CLI says so with exit 2."""
+    logs = tmp_path / "events.jsonl"
+    logs.write_text(_line(_event(1)) + _line(_event(2)))
+    before = logs.read_bytes()
+    with pytest.raises(TelemetryError, match=r"events\.jsonl: not a DuckDB database file; telemetry files"):
+        connect(logs)
+    with pytest.raises(TelemetryError, match="not a DuckDB database file"):
+        load(logs, db=logs)
+    r = subprocess.run([*failtax_cmd, "agreement", "--db", str(logs)], capture_output=True, text=True)
+    assert r.returncode == 2 and "not a DuckDB database file" in r.stderr and "Traceback" not in r.stderr
+    assert logs.read_bytes() == before
+
+
+def test_an_empty_file_becomes_a_new_database(tmp_path: Path) -> None:
+    """``mktemp`` or ``touch`` made the database's file: loading into it builds the
+    database there; only reading it is refused (there is nothing to read)."""
+    db = tmp_path / "made-by-mktemp.duckdb"
+    db.touch()
+    with pytest.raises(TelemetryError, match="made-by-mktemp.duckdb: an empty file"):
+        connect(db)
+    f = tmp_path / "events.jsonl"
+    f.write_text(_line(_event(1)) + _line(_event(2)))
+    load(f, db=db).close()
+    with connect(db) as tel:
+        assert _counts(tel) == (2, 0)
+
+
 def test_a_schema_1_database_is_read_but_not_extended(tmp_path: Path) -> None:
     """Schema 1 made its ids with MD5: its tables read as they are, but new lines could
     not be matched against its events, so loading into it is refused."""

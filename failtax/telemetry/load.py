@@ -403,7 +403,8 @@ def load(
     left_out = tuple(p for p in left_out if not p.endswith((".duckdb", ".wal", ".lock")) and not (
         Path(p).parent == target.parent and Path(p).name.startswith(target.name)))
     with _LoadLock(target, timeout=lock_timeout):
-        if not target.exists():
+        # An empty file (made by mktemp or touch for the database to go in) is a new database.
+        if not target.exists() or target.stat().st_size == 0:
             fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".building", dir=target.parent)
             os.close(fd)
             os.unlink(tmp_name)  # DuckDB must create the file itself
@@ -542,7 +543,27 @@ def _check_compatible(con: duckdb.DuckDBPyConnection, where: Path, *, extending:
     )
 
 
+#: Where every DuckDB database file says what it is (after an 8-byte checksum).
+_DUCKDB_MAGIC = (8, b"DUCK")
+
+
+def _refuse_foreign_file(path: Path) -> None:
+    """A file that exists but is no DuckDB database (a telemetry file given as the
+    database, an empty file) is named as such, before DuckDB reads it as something else."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(12)
+    except OSError:
+        return  # absent or unreadable: connecting says so
+    at, magic = _DUCKDB_MAGIC
+    if head[at:at + len(magic)] != magic:
+        what = "an empty file" if not head else "not a DuckDB database file"
+        raise TelemetryError(f"{path}: {what}; telemetry files (JSON Lines, gzip) are read with "
+                             "`failtax load FILES --db DB` or --telemetry FILES")
+
+
 def _connect_file(path: Path, *, read_only: bool, timeout: float) -> duckdb.DuckDBPyConnection:
+    _refuse_foreign_file(path)
     deadline = time.monotonic() + timeout
     while True:
         try:
