@@ -39,7 +39,7 @@ import json
 import os
 import sys
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -586,7 +586,7 @@ class _TextWriter:
         self._out.write(data.decode("utf-8", "surrogateescape"))
 
 
-def classify_jsonl(paths: Sequence[str], *, table: RuleTable, out: Any, n_jobs: int | None = None, chunk_bytes: int = CHUNK_BYTES, engine: str | None = None) -> int:
+def classify_jsonl(paths: Sequence[str], *, table: RuleTable, out: Any, n_jobs: int | None = None, chunk_bytes: int = CHUNK_BYTES, engine: str | None = None, progress: Callable[[int], Any] | None = None) -> int:
     """Classify JSON Lines files (``"-"`` = stdin) into ``out``, one JSON line per input line.
 
     ``out`` is a binary stream, or a text stream (its ``buffer`` is written to).
@@ -598,11 +598,14 @@ def classify_jsonl(paths: Sequence[str], *, table: RuleTable, out: Any, n_jobs: 
     ``{"error": "<file>:<line>: <reason>"}`` and the stream goes on. Should the batch
     engine fail on a chunk, its lines are classified one by one with
     :func:`failtax.classify` (said once on stderr), and only a line that fails there too
-    is answered with an ``internal error`` line.
+    is answered with an ``internal error`` line. ``progress``, when given, is called with
+    the number of input bytes of each chunk once its answers are written (a progress
+    bar's ``update``).
 
     Returns the number of error lines written.
     """
     out = _binary(out)
+    advance = progress or (lambda n: None)
     jobs = (os.cpu_count() or 1) if n_jobs is None else max(1, int(n_jobs))
     chunks = _iter_chunks(paths, chunk_bytes)
     errors = 0
@@ -611,6 +614,7 @@ def classify_jsonl(paths: Sequence[str], *, table: RuleTable, out: Any, n_jobs: 
             data, e = classify_chunk(chunk, table=table, engine=engine)
             out.write(data)
             errors += e
+            advance(len(chunk[2]))
         return errors
     # Small inputs are not worth starting workers for.
     head: list[tuple[str, int, bytes]] = []
@@ -623,6 +627,7 @@ def classify_jsonl(paths: Sequence[str], *, table: RuleTable, out: Any, n_jobs: 
             data, e = classify_chunk(chunk, table=table, engine=engine)
             out.write(data)
             errors += e
+            advance(len(chunk[2]))
         return errors
     import itertools
     import multiprocessing as mp
@@ -635,15 +640,19 @@ def classify_jsonl(paths: Sequence[str], *, table: RuleTable, out: Any, n_jobs: 
     else:
         ctx, shipped = mp.get_context("spawn"), plan
     with ctx.Pool(jobs, initializer=_worker_init, initargs=(table, engine, shipped)) as pool:
-        pending: deque[Any] = deque()
-        for chunk in itertools.chain(head, chunks):
-            pending.append(pool.apply_async(_worker_chunk, (chunk,)))
-            while len(pending) >= 2 * jobs:
-                data, e = pending.popleft().get()
-                out.write(data)
-                errors += e
-        while pending:
-            data, e = pending.popleft().get()
+        pending: deque[tuple[int, Any]] = deque()
+
+        def write_oldest() -> int:
+            size, answer = pending.popleft()
+            data, e = answer.get()
             out.write(data)
-            errors += e
+            advance(size)
+            return e
+
+        for chunk in itertools.chain(head, chunks):
+            pending.append((len(chunk[2]), pool.apply_async(_worker_chunk, (chunk,))))
+            while len(pending) >= 2 * jobs:
+                errors += write_oldest()
+        while pending:
+            errors += write_oldest()
     return errors

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -71,9 +72,10 @@ def cli() -> None:
 @click.option("--exit-code", type=int, help="With --text: the exit code that went with the text.")
 @click.option("--signal", "posix_signal", help="With --text: the terminating signal (number or name such as SIGKILL).")
 @click.option("--explain", is_flag=True, help="With --text: print the human explanation instead of JSON.")
+@click.option("--no-progress", is_flag=True, help="No progress bar (it is shown on stderr only when that is a terminal).")
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, allow_dash=False))
 def classify_cmd(taxonomy: str, table_path: str | None, as_text: bool, exit_code: int | None,
-                 posix_signal: str | None, explain: bool, files: tuple[str, ...]) -> None:
+                 posix_signal: str | None, explain: bool, no_progress: bool, files: tuple[str, ...]) -> None:
     """Classify failure evidence: JSON Lines in, one JSON object out per line.
 
     \b
@@ -112,7 +114,20 @@ def classify_cmd(taxonomy: str, table_path: str | None, as_text: bool, exit_code
     from failtax.batch import classify_jsonl
 
     out.flush()
-    classify_jsonl(files or ("-",), table=table, out=out)
+    paths = files or ("-",)
+    with _classify_progress(paths, show=not no_progress and sys.stderr.isatty()) as bar:
+        classify_jsonl(paths, table=table, out=out, progress=bar.update)
+
+
+def _classify_progress(paths: Sequence[str], *, show: bool) -> Any:
+    """A bar of input bytes classified (on stderr; off unless ``show``). Its total is the
+    files' size when every input is a plain file; stdin or gzip leave it open-ended."""
+    from tqdm import tqdm
+
+    plain = all(p != "-" and not p.endswith(".gz") and Path(p).is_file() for p in paths)
+    total = sum(Path(p).stat().st_size for p in paths) if plain else None
+    return tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, desc="classifying",
+                file=sys.stderr, leave=False, disable=not show)
 
 
 # --------------------------------------------------------------------------- verdict

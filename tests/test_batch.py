@@ -390,6 +390,41 @@ def test_jsonl_across_processes_writes_the_same_bytes(tmp_path: Path) -> None:
     assert second["error"].startswith(f"{path}:{first_bad + 1}: ")
 
 
+class _Recording:
+    """A binary stream that remembers how much was written when each progress call came."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+        self.calls: list[tuple[int, int]] = []
+
+    def write(self, b: bytes) -> int:
+        self.data += b
+        return len(b)
+
+    def flush(self) -> None:
+        pass
+
+    def progress(self, n: int) -> None:
+        self.calls.append((n, len(self.data)))
+
+
+def test_jsonl_progress_counts_every_input_byte_once_its_answers_are_written(tmp_path: Path) -> None:
+    """One call per chunk, in input order, each after that chunk's answers went out, and
+    together the input's size: in this process and across workers."""
+    data, _bad = _jsonl(_records(600, seed=12))
+    path = tmp_path / "events.jsonl"
+    path.write_bytes(data)
+    table = load_table("agent-run")
+    for jobs in (1, 2):
+        out = _Recording()
+        classify_jsonl([str(path)], table=table, out=out, n_jobs=jobs, chunk_bytes=8000, progress=out.progress)
+        sizes = [n for n, _ in out.calls]
+        assert sum(sizes) == len(data) and len(sizes) >= len(data) // 8000
+        written = [w for _, w in out.calls]
+        assert written == sorted(written) and written[0] > 0 and written[-1] == len(out.data)
+        assert len(set(written)) == len(written)  # each chunk's answers before its call
+
+
 def test_parse_jsonl_line_names_the_line_and_the_reason() -> None:
     want = {
         b"not json at all": "f:1: not valid JSON (Expecting value at column 1)",

@@ -188,6 +188,55 @@ def test_classify_keeps_order_over_many_lines(tmp_path: Path) -> None:
     assert [out[i]["bucket"] for i in range(4)] == ["product-defect", "stale-script", "infra", "product-defect"]
 
 
+def _classify_on_a_terminal(args: list[str], cwd: Path) -> tuple[bytes, bytes]:
+    """Run ``failtax classify`` with stderr on a pseudo-terminal of 100 columns (stdout to
+    a pipe); its stdout and what the terminal showed."""
+    import fcntl
+    import os
+    import pty
+    import select
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+    answers = cwd / "answers.jsonl"  # a file, not a pipe: nothing waits on a full pipe buffer
+    with answers.open("wb") as fh:
+        p = subprocess.Popen([*CMD, "classify", *args], cwd=cwd, stdout=fh, stderr=slave)
+    os.close(slave)
+    shown = bytearray()
+    while True:
+        if not select.select([master], [], [], 120)[0]:
+            p.kill()  # silent for two minutes: fail below rather than hang the suite
+            break
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the terminal closed with the process
+            break
+        if not chunk:
+            break
+        shown += chunk
+    p.wait(timeout=120)
+    os.close(master)
+    assert p.returncode == 0, bytes(shown)
+    return answers.read_bytes(), bytes(shown)
+
+
+def test_classify_shows_progress_on_a_terminal_only(tmp_path: Path) -> None:
+    """A bar of the bytes classified on a terminal's stderr, never on stdout; none with
+    --no-progress or when stderr is not a terminal. The answers are the same each way."""
+    f = tmp_path / "many.jsonl"
+    f.write_bytes(b"".join(json.dumps({"id": i, "text": "HTTP 429 Too Many Requests"}).encode() + b"\n"
+                           for i in range(2000)))
+    out, shown = _classify_on_a_terminal(["-t", "agent-run", str(f)], tmp_path)
+    assert b"classifying" in shown and b"100%" in shown and b"%|" in shown
+    quiet_out, quiet = _classify_on_a_terminal(["-t", "agent-run", "--no-progress", str(f)], tmp_path)
+    assert b"classifying" not in quiet
+    piped = run("classify", "-t", "agent-run", str(f))
+    assert piped.stderr == b""
+    assert out == quiet_out == piped.stdout and len(out.splitlines()) == 2000
+
+
 def test_classify_text_mode_reads_a_whole_file_as_one_text(tmp_path: Path) -> None:
     f = tmp_path / "stderr.txt"
     f.write_text("starting\n\x1b[31mError: 529 overloaded_error\x1b[0m\nretrying\n", encoding="utf-8")
