@@ -243,7 +243,8 @@ def summarize_agreement(
 
     Parameters
     ----------
-    decisions : the ``decisions`` relation (DuckDB, polars, pandas or Arrow).
+    decisions : the ``decisions`` relation (DuckDB, polars, pandas or Arrow, or a loaded
+        ``Telemetry``).
     by : None for one overall row, or a slice of :data:`SLICES`: ``"taxonomy"``,
         ``"family"``, ``"bucket"`` (the AI's bucket, keyed with its taxonomy),
         ``"skill"``, ``"project"``, ``"signal"`` (an event counts once under each of
@@ -487,7 +488,8 @@ def measure_agreement(
 
     Parameters
     ----------
-    decisions : the ``decisions`` relation (DuckDB, polars, pandas or Arrow).
+    decisions : the ``decisions`` relation (DuckDB, polars, pandas or Arrow, or a loaded
+        ``Telemetry``).
     taxonomy : restrict to one taxonomy or several; default every one present.
     since : ignore decisions classified before this date.
     min_count : flag (not hide) slices resting on fewer rated rows.

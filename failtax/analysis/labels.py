@@ -112,8 +112,8 @@ def find_suspect_labels(
 
     Parameters
     ----------
-    decisions : the ``decisions`` relation (DuckDB, polars, pandas or Arrow), or a
-        :class:`~failtax.analysis.reclassify.Reclassified`.
+    decisions : the ``decisions`` relation (DuckDB, polars, pandas or Arrow, or a loaded
+        ``Telemetry``), or a :class:`~failtax.analysis.reclassify.Reclassified`.
     taxonomy : the taxonomy to look at.
     table : the table whose extractor rules name the signals (default: the shipped one).
     since : ignore decisions classified before this date.

@@ -108,8 +108,8 @@ def summarize_preexec_overrides(
 
     Parameters
     ----------
-    decisions : the ``decisions`` relation (DuckDB, polars, pandas or Arrow); only rows of
-        the ``preexec`` taxonomy are used.
+    decisions : the ``decisions`` relation (DuckDB, polars, pandas or Arrow, or a loaded
+        ``Telemetry``); only rows of the ``preexec`` taxonomy are used.
     since : ignore decisions classified before this date.
     min_count : slices with fewer events are flagged ``low_count``.
 

@@ -136,8 +136,8 @@ def reclassify(decisions: Any, *, table: Any = None, taxonomy: str | None = None
 
     Parameters
     ----------
-    decisions : the ``decisions`` relation (DuckDB, polars, pandas or Arrow). Only rows
-        of the table's taxonomy are kept.
+    decisions : the ``decisions`` relation (DuckDB, polars, pandas or Arrow, or a loaded
+        ``Telemetry``). Only rows of the table's taxonomy are kept.
     table : a :class:`~failtax.RuleTable`, a path or shipped name; default the shipped
         table of ``taxonomy``.
     taxonomy : the taxonomy (needed when ``table`` is None).

@@ -460,8 +460,9 @@ def diagnose_rules(
 
     Parameters
     ----------
-    decisions : the ``decisions`` relation (DuckDB, polars, pandas or Arrow), or a
-        :class:`~failtax.analysis.reclassify.Reclassified` to reuse one classification.
+    decisions : the ``decisions`` relation (DuckDB, polars, pandas or Arrow, or a loaded
+        ``Telemetry``), or a :class:`~failtax.analysis.reclassify.Reclassified` to reuse one
+        classification.
     taxonomy : the taxonomy whose decisions to look at (``replay``, ``regen``, ``preexec``).
     table : the rule table to diagnose (a :class:`~failtax.RuleTable`, a path or a shipped
         name); default the taxonomy's shipped table.

@@ -231,8 +231,8 @@ def find_misleading_signals(
 
     Parameters
     ----------
-    decisions : the ``decisions`` relation (DuckDB, polars, pandas or Arrow), or a
-        :class:`~failtax.analysis.reclassify.Reclassified`.
+    decisions : the ``decisions`` relation (DuckDB, polars, pandas or Arrow, or a loaded
+        ``Telemetry``), or a :class:`~failtax.analysis.reclassify.Reclassified`.
     taxonomy : the taxonomy to look at (``replay``, ``regen``, ``preexec``).
     table : the table whose routing is tested; default the taxonomy's shipped table.
     since : ignore decisions classified before this date.

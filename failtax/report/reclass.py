@@ -68,8 +68,8 @@ def reclassify_with_batch(decisions: Any, *, table: Any = None, taxonomy: str | 
 
     Parameters
     ----------
-    decisions : the ``decisions`` relation (DuckDB, polars, pandas or Arrow); rows of
-        other taxonomies are dropped.
+    decisions : the ``decisions`` relation (DuckDB, polars, pandas or Arrow, or a loaded
+        ``Telemetry``); rows of other taxonomies are dropped.
     table : a :class:`~failtax.RuleTable`, path or shipped name; default the shipped
         table of ``taxonomy``.
     taxonomy : needed when ``table`` is None.

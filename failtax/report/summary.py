@@ -195,7 +195,8 @@ def weekly_agreement(decisions: Any, *, taxonomies: Sequence[str] | None = None,
 
     Parameters
     ----------
-    decisions : the ``decisions`` relation (DuckDB, polars, pandas or Arrow).
+    decisions : the ``decisions`` relation (DuckDB, polars, pandas or Arrow, or a loaded
+        ``Telemetry``).
     taxonomies : which taxonomies get their own series (default: every one present).
     since : ignore decisions before this date.
 

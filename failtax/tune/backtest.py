@@ -188,7 +188,8 @@ def backtest(decisions: Any, *, cutoff: Any, taxonomy: Any, base_table: Any = No
 
     Parameters
     ----------
-    decisions : the ``decisions`` relation (polars, pandas, Arrow or DuckDB).
+    decisions : the ``decisions`` relation (polars, pandas, Arrow or DuckDB, or a loaded
+        ``Telemetry``).
     cutoff : date, datetime or ISO string.
     taxonomy, base_table : as for :class:`TableTuner`.
     until : optional end of the judged period (exclusive).

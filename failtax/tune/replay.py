@@ -172,8 +172,8 @@ def replay_decisions(old: Any, new: Any, decisions: Any, *, use_text: bool = Tru
     Parameters
     ----------
     old, new : RuleTables, paths or shipped names of the same taxonomy.
-    decisions : the ``decisions`` relation (polars, pandas, Arrow or DuckDB); rows of
-        other taxonomies are ignored.
+    decisions : the ``decisions`` relation (polars, pandas, Arrow or DuckDB, or a loaded
+        ``Telemetry``); rows of other taxonomies are ignored.
     use_text : also route on the signals the tables' text rules find in ``text``.
     examples : event ids kept per moved (old, new) bucket pair.
 
