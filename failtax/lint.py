@@ -61,6 +61,9 @@ Extract rules:
   normalised text never holds. Case is no finding for a regex: patterns run
   case-insensitively on the normalised text with its case kept, so a ``(?-i)`` part
   such as ``(?-i:FAIL)`` matches exactly the capitals it names.
+- ``ascii-word-boundary`` (warning): ``\\b`` or ``\\B`` written right beside a non-ASCII
+  letter (``\\bшаг\\b``). RE2's word characters are ASCII only, so between a space and
+  ``ш`` there is no boundary and the pattern never matches the word it names.
 - ``unfiltered-regex`` (warning): a top-level alternative of a regex that holds no
   literal text every match contains (only classes, ``\\w+``, ``\\d+``, ``.*``).
   :func:`failtax.classify_batch` runs a regex alternative only on the records where one
@@ -113,6 +116,7 @@ CHECKS: dict[str, str] = {
     "multiline-literal": "a literal holding a line break",
     "non-ascii-case": "a literal with a non-ASCII capital letter",
     "unmatchable-regex": "a regex (part) that needs ESC, NUL or \\r, which normalised text never holds",
+    "ascii-word-boundary": "a regex with \\b beside a non-ASCII letter, where RE2 sees no word boundary",
     "unfiltered-regex": "a regex alternative with no literal every match holds: batch classification runs it on every record",
 }
 
@@ -806,9 +810,44 @@ def _unfiltered_alternatives(patterns: Sequence[str]) -> dict[str, tuple[str, ..
             for p, alts in split.items()}
 
 
+def _ascii_boundaries(pattern: str) -> list[str]:
+    """The non-ASCII letters of ``pattern`` written right beside ``\\b`` or ``\\B``.
+
+    RE2's word characters are ASCII only (``\\w`` is ``[0-9A-Za-z_]``), so a boundary
+    between a space and ``ш`` or ``é`` is no boundary: ``\\bшаг\\b`` never matches
+    ``шаг`` between spaces.
+
+    >>> _ascii_boundaries(r"\\bшаг\\b|\\bstep\\b|\\\\bé")
+    ['ш', 'г']
+    """
+    tokens: list[tuple[bool, str]] = []  # (an escape, its character)
+    i = 0
+    while i < len(pattern):
+        if pattern[i] == "\\" and i + 1 < len(pattern):
+            tokens.append((True, pattern[i + 1]))
+            i += 2
+        else:
+            tokens.append((False, pattern[i]))
+            i += 1
+    found: list[str] = []
+    for (esc_a, a), (esc_b, b) in itertools.pairwise(tokens):
+        if esc_a and a in "bB" and not esc_b and not b.isascii() and b.isalpha():
+            found.append(b)
+        elif esc_b and b in "bB" and not esc_a and not a.isascii() and a.isalpha():
+            found.append(a)
+    return found
+
+
 def _lint_regex(e: ExtractRule, unfiltered: Sequence[str]) -> list[LintFinding]:
     assert e.regex is not None
-    out = [
+    beside = _ascii_boundaries(e.regex)
+    boundary = [_f(WARNING, "ascii-word-boundary", "extract", e.id,
+                   f"regex {_short(e.regex)} puts \\b beside {', '.join(repr(c) for c in dict.fromkeys(beside))}: "
+                   "RE2's word characters are ASCII only, so there is no word boundary between such a "
+                   "letter and a space and that part never matches as meant",
+                   "drop the \\b next to non-ASCII letters (and use [^\\s] or a class of that script "
+                   "instead of \\w for their words)")] if beside else []
+    out = boundary + [
         _f(WARNING, "unfiltered-regex", "extract", e.id,
            f"regex alternative {_short(alt)} holds no literal text every match contains, so batch "
            "classification runs it on every record",
@@ -822,7 +861,8 @@ def _lint_regex(e: ExtractRule, unfiltered: Sequence[str]) -> list[LintFinding]:
     dead, why = found
     fix = "remove the escape code, NUL or \\r from the pattern (write \\n for a line break)"
     if dead:
-        return [_f(ERROR, "unmatchable-regex", "extract", e.id, f"regex {_short(e.regex)} can never match: {why}", fix)]
+        return [_f(ERROR, "unmatchable-regex", "extract", e.id, f"regex {_short(e.regex)} can never match: {why}", fix),
+                *boundary]
     return [_f(WARNING, "unmatchable-regex", "extract", e.id,
                f"part of regex {_short(e.regex)} can never match: {why}", fix), *out]
 

@@ -443,7 +443,9 @@ class LiteralIndex:
         grams: dict[str, set[int]] = {}
         at = 0
         for s, b in zip(ordered, encoded, strict=True):
-            grams[s] = set(codes[at : at + len(b) - 2])
+            # (a literal under three bytes has none; at the start, at + len(b) - 2 would be
+            # a negative end and slice nearly every code of the table)
+            grams[s] = set(codes[at : at + len(b) - 2]) if len(b) >= 3 else set()
             at += len(b)
         freq = collections.Counter(itertools.chain.from_iterable(grams.values()))
         by_key: dict[int, list[tuple[str, frozenset[int]]]] = {}

@@ -125,6 +125,38 @@ def test_a_regex_fires_on_a_folded_letter_its_literal_does_not_hold():
     assert failtax.classify({"text": "killed by a signal 9"}, taxonomy="agent-run", table=table).bucket != "killed"
 
 
+def test_a_one_byte_literal_that_sorts_first_is_found():
+    """A regex in a cased script other than Latin (Cyrillic, Greek) keeps only its spaces
+    as required literals, so its gate is " ", the first of a table's literals in sorted
+    order: it must be looked up like any short literal, or the regex is never tried and
+    classify and classify_batch disagree."""
+    import polars as pl
+
+    table = table_from_mapping({
+        "table": {"name": "t", "taxonomy": "regen", "version": "t", "fallback": "agent-course"},
+        "extract": [
+            {"id": "ru", "signal": "tool-code-error", "regex": "не к тому элементу"},
+            {"id": "el", "signal": "tool-code-error", "regex": "λάθος στοιχείο"},
+            {"id": "bang", "signal": "bang", "contains": ["!"]},
+            {"id": "zh", "signal": "tool-code-error", "regex": "操作空间中?没有"},
+        ],
+        "route": [{"id": "r", "any": ["tool-code-error"], "bucket": "infra"}],
+    })
+    index = table.compiled().index
+    assert index.sets["ru"][3] == {" "} and index.sets["el"][3] == {" "}
+    assert index.present(ascii_lower("a b!")) == {" ", "!"}
+    texts = ["шаг обращается не к тому элементу формы", "ШАГ ОБРАЩАЕТСЯ НЕ К ТОМУ ЭЛЕМЕНТУ",
+             "το βήμα δείχνει λάθος στοιχείο", "操作空间中没有这个动作", "nothing! here", "не тот элемент"]
+    got = [failtax.classify({"text": t}, taxonomy="regen", table=table) for t in texts]
+    assert [c.bucket for c in got] == ["infra", "infra", "infra", "infra", "agent-course", "agent-course"]
+    assert got[4].signals == ("bang",)
+    batch = failtax.classify_batch(pl.DataFrame({"text": texts}), taxonomy="regen", table=table)
+    assert batch["bucket"].to_list() == [c.bucket for c in got]
+    assert [tuple(s) for s in batch["signals"].to_list()] == [c.signals for c in got]
+    for t in texts:
+        assert extract_signals({"text": t}, table)[0] == _every_rule({"text": t}, table)
+
+
 def test_rules_without_literals_are_always_tried_and_others_only_with_theirs():
     table = table_from_mapping({
         "table": {"name": "t", "taxonomy": "agent-run", "version": "t", "fallback": "unknown_non_zero"},

@@ -449,6 +449,20 @@ def test_case_sensitive_regex_parts_are_no_finding_because_they_match(tmp_path: 
     assert "a" not in classify({"text": "fail src/a.test.ts"}, taxonomy="replay", table=t).signals
 
 
+def test_a_word_boundary_beside_a_non_ascii_letter_is_a_warning_and_really_never_matches(tmp_path: Path) -> None:
+    """RE2's \\b is ASCII: ``\\bшаг\\b`` never matches шаг between spaces, which lint says;
+    the same words without the boundaries match, and an ASCII boundary is no finding."""
+    extract = ('\n[[extract]]\nid = "ru-b"\nsignal = "a"\nregex = "\\\\bшаг\\\\b"\n'
+               '\n[[extract]]\nid = "ru"\nsignal = "b"\nregex = "шаг обращается"\n'
+               '\n[[extract]]\nid = "en-b"\nsignal = "c"\nregex = "\\\\bstep\\\\b"\n')
+    t = _table(tmp_path, ROUTE_ALL, extract=extract)
+    found = [f for f in lint_table(t) if f.code == "ascii-word-boundary"]
+    assert [(f.severity, f.rule) for f in found] == [("warning", "ru-b")]
+    assert "'ш', 'г'" in found[0].message and "ASCII only" in found[0].message
+    got = classify({"text": "новый шаг обращается к полю; step 2"}, taxonomy="replay", table=t).signals
+    assert "a" not in got and "b" in got and "c" in got
+
+
 @pytest.mark.parametrize(
     ("regex", "unfiltered"),
     [
