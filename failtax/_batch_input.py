@@ -198,10 +198,11 @@ def _to_polars(data: Any) -> Any:
     )
 
 
+#: The columns :func:`raw_from_frame` reads under their own name (beside the text, exit
+#: code and frame spellings and ``id``).
+_PLAIN_KEYS = ("signal", "frames", "fields", "signals")
 #: Every column :func:`raw_from_frame` reads; a LazyFrame collects only these.
-EVIDENCE_COLUMNS = frozenset(
-    (*TEXT_KEYS, *EXIT_CODE_KEYS, *FRAME_KEYS, "signal", "frames", "fields", "signals", "id")
-)
+EVIDENCE_COLUMNS = frozenset((*TEXT_KEYS, *EXIT_CODE_KEYS, *FRAME_KEYS, *_PLAIN_KEYS, "id"))
 
 
 def _refuse_repeated(names: Sequence[str]) -> None:
@@ -249,7 +250,7 @@ def raw_from_frame(df: Any) -> RawColumns:
     raw.values["text"] = pick(TEXT_KEYS)
     raw.values["exit_code"] = pick(EXIT_CODE_KEYS)
     raw.values["result_frame"] = pick(FRAME_KEYS)
-    for key in ("signal", "frames", "fields", "signals"):
+    for key in _PLAIN_KEYS:
         raw.values[key] = df[key] if key in names else None
     # JSON text in a string column of objects/lists is decoded, as result_frame's is.
     for key, kind in (("fields", Mapping), ("frames", list)):

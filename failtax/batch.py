@@ -1,8 +1,9 @@
 """Batch classification: millions of records, the same answers as :func:`failtax.classify`.
 
 :func:`classify_batch` takes a polars DataFrame or LazyFrame (only the evidence columns
-are collected), a pandas DataFrame or an Arrow table whose columns are evidence (``text``, ``exit_code``, ``signal``, ``result_frame``, ``frames``,
-``fields``, ``signals``, ``id``; any may be missing or null) and returns a polars
+are collected), a pandas DataFrame or an Arrow table whose columns are evidence
+(``text``, ``exit_code``, ``signal``, ``result_frame``, ``frames``, ``fields``,
+``signals``, ``id``; any may be missing or null) and returns a polars
 DataFrame, one row per input row in the same order, with the bucket, every matched
 signal, the deciding rule and the bucket's attributes. Row ``i`` carries exactly what
 ``failtax.classify(row_i)`` returns: a differential test holds the two together.
@@ -35,11 +36,12 @@ an ``{"error": "<file>:<line>: <reason>"}`` answer and the stream goes on.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sys
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -83,8 +85,8 @@ def classify_batch(data: Any, *, taxonomy: str | None = None, table: Any = None,
     Parameters
     ----------
     data : a polars DataFrame or LazyFrame, a pandas DataFrame, or a pyarrow Table or
-        RecordBatch, with any of the evidence columns ``text`` (also ``stderr``/``stderrTail``), ``exit_code``,
-        ``signal``, ``result_frame`` (struct or JSON text), ``frames``, ``fields``
+        RecordBatch, with any of the evidence columns ``text`` (also
+        ``stderr``/``stderrTail``), ``exit_code``, ``signal``, ``result_frame`` (struct or JSON text), ``frames``, ``fields``
         (struct or JSON text), ``signals`` (list of strings) and ``id``. Missing columns
         and nulls (``None``, ``NaN``) mean "not given"; other columns are ignored (a
         LazyFrame collects only the evidence columns). Column names must be unique.
@@ -608,28 +610,21 @@ def classify_jsonl(paths: Sequence[str], *, table: RuleTable, out: Any, n_jobs: 
     advance = progress or (lambda n: None)
     jobs = (os.cpu_count() or 1) if n_jobs is None else max(1, int(n_jobs))
     chunks = _iter_chunks(paths, chunk_bytes)
-    errors = 0
-    if jobs == 1:
+
+    def here(chunks: Iterable[tuple[str, int, bytes]]) -> int:
+        errors = 0
         for chunk in chunks:
             data, e = classify_chunk(chunk, table=table, engine=engine)
             out.write(data)
-            errors += e
             advance(len(chunk[2]))
-        return errors
-    # Small inputs are not worth starting workers for.
-    head: list[tuple[str, int, bytes]] = []
-    for chunk in chunks:
-        head.append(chunk)
-        if len(head) >= 2:
-            break
-    if len(head) < 2:
-        for chunk in head:
-            data, e = classify_chunk(chunk, table=table, engine=engine)
-            out.write(data)
             errors += e
-            advance(len(chunk[2]))
         return errors
-    import itertools
+
+    if jobs == 1:
+        return here(chunks)
+    head = list(itertools.islice(chunks, 2))
+    if len(head) < 2:  # small inputs are not worth starting workers for
+        return here(head)
     import multiprocessing as mp
 
     # Forked workers start with the table compiled here; a process that already runs
@@ -640,6 +635,7 @@ def classify_jsonl(paths: Sequence[str], *, table: RuleTable, out: Any, n_jobs: 
     else:
         ctx, shipped = mp.get_context("spawn"), plan
     with ctx.Pool(jobs, initializer=_worker_init, initargs=(table, engine, shipped)) as pool:
+        errors = 0
         pending: deque[tuple[int, Any]] = deque()
 
         def write_oldest() -> int:

@@ -54,8 +54,8 @@ DECISION_COLUMNS: dict[str, str] = {
 }
 
 
-#: What each kind of input is in a loaded :class:`~failtax.telemetry.load.Telemetry`.
-_TELEMETRY_VIEWS = {"decisions": "decisions", "lifecycle": "lifecycle"}
+#: The inputs a loaded :class:`~failtax.telemetry.load.Telemetry` holds as a relation of that name.
+_TELEMETRY_VIEWS = ("decisions", "lifecycle")
 
 
 def as_frame(data: Any, *, what: str = "data") -> pl.DataFrame:
@@ -84,11 +84,10 @@ def as_frame(data: Any, *, what: str = "data") -> pl.DataFrame:
 
     if isinstance(data, Telemetry):
         # A loaded database holds several relations: take the one asked for by name.
-        view = _TELEMETRY_VIEWS.get(what)
-        if view is None:
+        if what not in _TELEMETRY_VIEWS:
             raise InputError(f"{what}: got a whole Telemetry database; pass one of its relations "
                              f"(tel.decisions, tel.lifecycle, tel.events …)")
-        return getattr(data, view).pl()
+        return getattr(data, what).pl()
     mod = type(data).__module__.split(".")[0]
     if mod == "duckdb" and hasattr(data, "pl"):
         return data.pl()

@@ -29,12 +29,6 @@ SEP = "\x1f"  # joins the signals of a set into one grouping key
 _REQUIRED = ("signals", "user_action")
 
 
-def as_polars(decisions: Any) -> pl.DataFrame:
-    """Any supported frame or relation (or a loaded ``Telemetry``: its ``decisions``) as
-    a polars DataFrame, no copy when possible: :func:`failtax.analysis.frames.as_frame`."""
-    return as_frame(decisions, what="decisions")
-
-
 def prepare(decisions: Any, *, taxonomy: Taxonomy) -> pl.DataFrame:
     """Check ``decisions`` and return the columns the tuner uses, filled in where absent.
 
@@ -45,7 +39,7 @@ def prepare(decisions: Any, *, taxonomy: Taxonomy) -> pl.DataFrame:
     (normalised, de-duplicated), ``user_action``, ``implied_bucket``, ``opt_out``,
     ``agree_row`` (the row counts in agreement), ``text``.
     """
-    df = as_polars(decisions)
+    df = as_frame(decisions, what="decisions")
     missing = [c for c in _REQUIRED if c not in df.columns]
     if missing:
         raise InputError(

@@ -21,7 +21,7 @@ import polars as pl
 from failtax.analysis.stats import Rate, format_gain
 from failtax.errors import InputError
 from failtax.table import RuleTable
-from failtax.tune._frame import as_polars
+from failtax.analysis.frames import as_frame
 from failtax.tune.changes import ProposedChange
 from failtax.tune.replay import ReplayResult, WeekAgreement, replay_decisions
 from failtax.tune.tuner import TableTuner, _resolve
@@ -139,7 +139,7 @@ def split_at(decisions: Any, cutoff: Any, *, until: Any = None) -> tuple[pl.Data
     >>> train["user_action"].to_list(), test.height
     (['retry', None], 1)
     """
-    df = as_polars(decisions)
+    df = as_frame(decisions, what="decisions")
     if "ts" not in df.columns:
         raise InputError("decisions: a backtest needs the 'ts' column (when each event was classified)")
     cut = _as_datetime(cutoff, "cutoff")
@@ -171,7 +171,7 @@ def default_cutoff(decisions: Any, *, test_fraction: float = 0.25) -> datetime:
 
     The cut-off falls on a week boundary (Monday 00:00) so whole weeks are judged.
     """
-    df = as_polars(decisions)
+    df = as_frame(decisions, what="decisions")
     if "ts" not in df.columns or df.height == 0:
         raise InputError("decisions: need a non-empty 'ts' column to choose a cut-off")
     ts = df["ts"].cast(pl.Datetime("us")).drop_nulls()
@@ -237,7 +237,7 @@ def rolling_backtest(decisions: Any, *, taxonomy: Any, cutoffs: Any = None, base
     ``changes``, ``before``, ``after``, ``gain``, ``gain_low``, ``gain_high``,
     ``moved``, ``recommend``.
     """
-    df = as_polars(decisions)
+    df = as_frame(decisions, what="decisions")
     if cutoffs is None:
         if "ts" not in df.columns or df["ts"].drop_nulls().len() == 0:
             raise InputError("decisions: need a non-empty 'ts' column to choose cut-offs")

@@ -152,9 +152,9 @@ def export_table(
         version = bump_minor(base_t.version) if changed else base_t.version
     rep = replay_decisions(base_t, table, decisions, use_text=use_text) if decisions is not None else None
     if rep is not None and tuner is None:
-        from failtax.tune._frame import as_polars
+        from failtax.analysis.frames import as_frame
 
-        df = as_polars(decisions)
+        df = as_frame(decisions, what="decisions")
         if "taxonomy" in df.columns:
             df = df.filter(pl.col("taxonomy") == table.taxonomy)
         if "ts" in df.columns and df.height:
@@ -194,9 +194,9 @@ def load_decisions(*, telemetry: Any = None, db: Any = None, decisions: Any = No
     if sum(given) != 1:
         raise InputError("give exactly one of decisions, telemetry (files or globs) or db (a database file)")
     if decisions is not None:
-        from failtax.tune._frame import as_polars
+        from failtax.analysis.frames import as_frame
 
-        df = as_polars(decisions)
+        df = as_frame(decisions, what="decisions")
     else:
         from failtax.telemetry import connect, load
 
