@@ -115,8 +115,30 @@ def classify_cmd(taxonomy: str, table_path: str | None, as_text: bool, exit_code
 
     out.flush()
     paths = files or ("-",)
+    opening = _opening_bytes(paths[0])
     with _classify_progress(paths, show=not no_progress and sys.stderr.isatty()) as bar:
-        classify_jsonl(paths, table=table, out=out, progress=bar.update)
+        errors = classify_jsonl(paths, table=table, out=out, progress=bar.update)
+    if errors:
+        said = f"failtax classify: {errors:,} line{'s' * (errors != 1)} could not be read; each has an \"error\" line in the output"
+        if opening and opening.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] not in (b"{", b""):
+            name = "stdin" if paths[0] == "-" else paths[0]
+            said += f"\nhint: {name} does not look like JSON Lines; to classify it as one whole text, add --text"
+        click.echo(said, err=True)
+
+
+def _opening_bytes(path: str) -> bytes:
+    """The first bytes of an input, read without consuming them (stdin is peeked);
+    empty for a compressed or unreadable file."""
+    if path == "-":
+        peek = getattr(sys.stdin.buffer, "peek", None)
+        return peek(256)[:256] if peek is not None else b""
+    if path.endswith(".gz"):
+        return b""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(256)
+    except OSError:
+        return b""
 
 
 def _classify_progress(paths: Sequence[str], *, show: bool) -> Any:

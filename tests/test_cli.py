@@ -166,6 +166,31 @@ def test_classify_reads_a_file_that_opens_with_a_byte_order_mark(tmp_path: Path)
     assert "bucket" in first and second["error"].startswith("<stdin>:2: not valid JSON")
 
 
+def test_classify_counts_unreadable_lines_and_points_plain_text_to_text_mode(tmp_path: Path) -> None:
+    # a stderr capture piped in as it is: every line is an error line, and stderr says why
+    p = run("classify", "-t", "agent-run", stdin=b"Error: 429 Too Many Requests\nretrying\n")
+    assert p.returncode == 0
+    assert [json.loads(x)["error"][:9] for x in p.stdout.decode().splitlines()] == ["<stdin>:1", "<stdin>:2"]
+    err = p.stderr.decode()
+    assert "2 lines could not be read" in err
+    assert "hint: stdin does not look like JSON Lines" in err and "--text" in err
+    # JSON Lines with one bad line: counted, but no hint about text mode
+    f = tmp_path / "evidence.jsonl"
+    f.write_bytes(b'{"text": "Killed"}\n[1]\n{"text": "HTTP 429"}\n')
+    p = run("classify", "-t", "agent-run", str(f))
+    assert len(p.stdout.decode().splitlines()) == 3
+    err = p.stderr.decode()
+    assert "1 line could not be read" in err and "hint" not in err
+    # a plain-text file named as JSON Lines gets the hint with its name
+    log = tmp_path / "build.log"
+    log.write_text("error TS2304: Cannot find name 'x'.\n")
+    p = run("classify", "-t", "devflow", str(log))
+    assert f"hint: {log} does not look like JSON Lines" in p.stderr.decode()
+    # nothing is said when every line was read
+    p = run("classify", "-t", "agent-run", stdin=b'{"text": "Killed"}\n')
+    assert p.stderr.decode() == ""
+
+
 def test_classify_keeps_order_over_many_lines(tmp_path: Path) -> None:
     texts = ["HTTP 500 from the app", "waiting for selector #x", "electron crashed", "all good"]
     rows = []
