@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from failtax.errors import FailtaxError
+from failtax.errors import FailtaxError, InputError
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -70,7 +70,8 @@ def cli() -> None:
 @click.option("--table", "table_path", type=click.Path(dir_okay=False), help="A rule table file (e.g. one exported by `failtax tune`) instead of the shipped default.")
 @click.option("--text", "as_text", is_flag=True, help="Classify each FILE (or stdin) as one whole text, e.g. a stderr capture.")
 @click.option("--exit-code", type=int, help="With --text: the exit code that went with the text.")
-@click.option("--signal", "posix_signal", help="With --text: the terminating signal (number or name such as SIGKILL).")
+@click.option("--signal", "posix_signal", callback=lambda _ctx, _param, value: _signal_option(value),
+              help="With --text: the terminating signal (number or name such as SIGKILL).")
 @click.option("--explain", is_flag=True, help="With --text: print the human explanation instead of JSON.")
 @click.option("--no-progress", is_flag=True, help="No progress bar (it is shown on stderr only when that is a terminal).")
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, allow_dash=False))
@@ -99,10 +100,20 @@ def classify_cmd(taxonomy: str, table_path: str | None, as_text: bool, exit_code
     if table.taxonomy != taxonomy:
         raise click.UsageError(f"table {table_path} is for taxonomy {table.taxonomy!r}, not {taxonomy!r}")
     out = sys.stdout
+    if not as_text:
+        given = [flag for flag, value in (("--exit-code", exit_code), ("--signal", posix_signal), ("--explain", explain or None))
+                 if value is not None]
+        if given:
+            named = " and ".join([", ".join(given[:-1]), given[-1]] if len(given) > 1 else given)
+            raise click.UsageError(f"{named} go{'es' * (len(given) == 1)} with --text "
+                                   "(JSON Lines carry each line's own exit_code and signal)")
     if as_text:
         sources = files or ("-",)
         for src in sources:
-            data = sys.stdin.buffer.read() if src == "-" else Path(src).read_bytes()
+            try:
+                data = sys.stdin.buffer.read() if src == "-" else Path(src).read_bytes()
+            except OSError as exc:
+                raise InputError(f"{src}: cannot open: {exc.strerror or exc}") from None
             rec: dict[str, Any] = {"text": data.decode("utf-8", "replace")}
             if exit_code is not None:
                 rec["exit_code"] = exit_code
@@ -124,6 +135,15 @@ def classify_cmd(taxonomy: str, table_path: str | None, as_text: bool, exit_code
             name = "stdin" if paths[0] == "-" else paths[0]
             said += f"\nhint: {name} does not look like JSON Lines; to classify it as one whole text, add --text"
         click.echo(said, err=True)
+
+
+def _signal_option(value: str | None) -> str | None:
+    """``--signal`` as given, once it names a signal (a number, ``KILL`` or ``SIGKILL``)."""
+    from failtax.evidence import Evidence
+
+    if value is not None and Evidence.from_record({"signal": value}).signal is None:
+        raise click.BadParameter(f"{value!r} is neither a signal number nor a signal name such as KILL or SIGKILL")
+    return value
 
 
 def _opening_bytes(path: str) -> bytes:
@@ -183,7 +203,6 @@ def verdict_cmd(files: tuple[str, ...]) -> None:
         '{"outcome": "stale-script", "taxonomy": "replay"}' | failtax verdict
     """
     from failtax.batch import iter_lines, parse_jsonl_line
-    from failtax.errors import InputError
     from failtax.verdict import TestOutcome, decide_verdict
 
     outcomes: list[TestOutcome] = []

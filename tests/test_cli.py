@@ -276,6 +276,32 @@ def test_classify_text_mode_reads_a_whole_file_as_one_text(tmp_path: Path) -> No
     assert p.stdout.decode().splitlines()[0].endswith("(retryable)")
 
 
+def test_classify_text_mode_options_are_checked(tmp_path: Path) -> None:
+    f = tmp_path / "stderr.txt"
+    f.write_text("oops\n", encoding="utf-8")
+    # a signal by name, lower case, with or without SIG
+    for name in ("sigkill", "KILL", "9"):
+        p = run("classify", "-t", "agent-run", "--text", "--signal", name, str(f))
+        assert json.loads(p.stdout)["bucket"] == "killed", name
+    # a signal that is no signal is refused before anything is read
+    p = run("classify", "-t", "agent-run", "--text", "--signal", "SIGFOO", str(f))
+    assert p.returncode == 2 and p.stdout == b""
+    no_traceback(p)
+    assert "'SIGFOO' is neither a signal number nor a signal name" in p.stderr.decode()
+    # the text-mode options without --text would be ignored: refused, naming them
+    lines = tmp_path / "evidence.jsonl"
+    lines.write_text('{"text": "oops"}\n', encoding="utf-8")
+    p = run("classify", "-t", "agent-run", "--exit-code", "3", "--explain", str(lines))
+    assert p.returncode == 2 and p.stdout == b""
+    assert "--exit-code and --explain go with --text" in p.stderr.decode()
+    # a missing file in text mode: the path and the reason, no traceback
+    missing = tmp_path / "gone.txt"
+    p = run("classify", "-t", "agent-run", "--text", str(missing))
+    assert p.returncode == 2
+    no_traceback(p)
+    assert f"{missing}: cannot open: No such file or directory" in p.stderr.decode()
+
+
 def test_classify_with_a_table_of_another_taxonomy_is_refused(tmp_path: Path) -> None:
     t = tmp_path / "replay-copy.toml"
     save_table(load_table("replay"), t)
