@@ -181,7 +181,8 @@ def test_summary_numbers_equal_the_library_on_the_same_files(default_run, checko
 def test_fail_under_exits_1_above_the_agreement_and_0_below(default_run, checkout: Path, tmp_path: Path) -> None:
     _r, out = default_run
     replay = json.loads((out / "summary.json").read_text())["taxonomies"]["replay"]["agreement"]
-    above = min(replay["rate"] + 0.005, 1.0)
+    # rounded to the digits given on the command line, so the message shows this very number
+    above = round(min(replay["rate"] + 0.005, 1.0), 4)
     r = _run(["report", "--taxonomy", "replay", "--fail-under", f"{above:.4f}", "--out", str(tmp_path / "a"),
               "--no-progress"], checkout)
     assert r.returncode == 1, r.stderr
@@ -203,7 +204,7 @@ def test_fail_under_exits_1_above_the_agreement_and_0_below(default_run, checkou
     with connect(db) as tel:
         ov = measure_agreement(tel.decisions.pl(), taxonomy=["replay"], since="2026-10-12").overall.row(0, named=True)
     assert 0 < ov["n_rated"] < replay["n"]
-    below = max(ov["n_agree"] / ov["n_rated"] - 0.005, 0.0)
+    below = round(max(ov["n_agree"] / ov["n_rated"] - 0.005, 0.0), 4)
     r = _run(["report", "--db", str(db), "--taxonomy", "replay", "--since", "2026-10-12", "--fail-under",
               f"{below:.4f}", "--min-recognition", "0.5", "--out", str(tmp_path / "b"), "--no-progress"], checkout)
     assert r.returncode == 0, r.stderr
