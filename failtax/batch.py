@@ -510,7 +510,7 @@ def _iter_chunks(paths: Sequence[str], chunk_bytes: int) -> Iterator[tuple[str, 
             name = "<stdin>"
             close = False
         else:
-            fh = _open_binary(path)
+            fh = open_input(path)
             name = path
             close = True
         try:
@@ -538,7 +538,7 @@ def _iter_chunks(paths: Sequence[str], chunk_bytes: int) -> Iterator[tuple[str, 
                 fh.close()
 
 
-def _open_binary(path: str) -> BinaryIO:
+def open_input(path: str) -> BinaryIO:
     import gzip
 
     try:

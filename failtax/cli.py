@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -68,7 +69,7 @@ def cli() -> None:
 @cli.command("classify")
 @click.option("--taxonomy", "-t", required=True, type=_taxonomy_choice(), help="Taxonomy to classify into.")
 @click.option("--table", "table_path", type=click.Path(dir_okay=False), help="A rule table file (e.g. one exported by `failtax tune`) instead of the shipped default.")
-@click.option("--text", "as_text", is_flag=True, help="Classify each FILE (or stdin) as one whole text, e.g. a stderr capture.")
+@click.option("--text", "as_text", is_flag=True, help="Classify each FILE (or stdin) as one whole text, e.g. a stderr capture (.gz read decompressed).")
 @click.option("--exit-code", type=int, help="With --text: the exit code that went with the text.")
 @click.option("--signal", "posix_signal", callback=lambda _ctx, _param, value: _signal_option(value),
               help="With --text: the terminating signal (number or name such as SIGKILL).")
@@ -110,10 +111,7 @@ def classify_cmd(taxonomy: str, table_path: str | None, as_text: bool, exit_code
     if as_text:
         sources = files or ("-",)
         for src in sources:
-            try:
-                data = sys.stdin.buffer.read() if src == "-" else Path(src).read_bytes()
-            except OSError as exc:
-                raise InputError(f"{src}: cannot open: {exc.strerror or exc}") from None
+            data = sys.stdin.buffer.read() if src == "-" else _read_whole(src)
             rec: dict[str, Any] = {"text": data.decode("utf-8", "replace")}
             if exit_code is not None:
                 rec["exit_code"] = exit_code
@@ -123,6 +121,7 @@ def classify_cmd(taxonomy: str, table_path: str | None, as_text: bool, exit_code
             out.write((c.explain() if explain else _dumps(c.to_dict())) + "\n")
         return
     from failtax.batch import classify_jsonl
+    from failtax.evidence import without_utf8_bom
 
     out.flush()
     paths = files or ("-",)
@@ -131,7 +130,7 @@ def classify_cmd(taxonomy: str, table_path: str | None, as_text: bool, exit_code
         errors = classify_jsonl(paths, table=table, out=out, progress=bar.update)
     if errors:
         said = f"failtax classify: {errors:,} line{'s' * (errors != 1)} could not be read; each has an \"error\" line in the output"
-        if opening and opening.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] not in (b"{", b""):
+        if (without_utf8_bom(opening) or b"").lstrip()[:1] not in (b"{", b""):
             name = "stdin" if paths[0] == "-" else paths[0]
             said += f"\nhint: {name} does not look like JSON Lines; to classify it as one whole text, add --text"
         click.echo(said, err=True)
@@ -146,18 +145,27 @@ def _signal_option(value: str | None) -> str | None:
     return value
 
 
+def _read_whole(path: str, size: int = -1) -> bytes:
+    """A file's bytes (up to ``size``; a ``.gz`` file's decompressed), opened as
+    ``failtax classify`` opens its inputs; one it cannot read is an InputError naming it."""
+    from failtax.batch import open_input
+
+    with open_input(path) as fh:
+        try:
+            return fh.read(size)
+        except (OSError, EOFError, zlib.error) as exc:  # a corrupt or truncated gzip stream
+            raise InputError(f"{path}: cannot read: {exc}") from None
+
+
 def _opening_bytes(path: str) -> bytes:
     """The first bytes of an input, read without consuming them (stdin is peeked);
-    empty for a compressed or unreadable file."""
+    empty for an input that cannot be read (classifying it will say why)."""
     if path == "-":
         peek = getattr(sys.stdin.buffer, "peek", None)
         return peek(256)[:256] if peek is not None else b""
-    if path.endswith(".gz"):
-        return b""
     try:
-        with open(path, "rb") as fh:
-            return fh.read(256)
-    except OSError:
+        return _read_whole(path, 256)
+    except InputError:
         return b""
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import json
 import subprocess
 import sys
@@ -189,6 +190,15 @@ def test_classify_counts_unreadable_lines_and_points_plain_text_to_text_mode(tmp
     # nothing is said when every line was read
     p = run("classify", "-t", "agent-run", stdin=b'{"text": "Killed"}\n')
     assert p.stderr.decode() == ""
+    # a byte order mark before the first object is still JSON Lines; a gzip file is read
+    # decompressed, as classifying reads it
+    bom = tmp_path / "bom.jsonl"
+    bom.write_bytes(b'\xef\xbb\xbf{"text": "Killed"}\n[1]\n')
+    err = run("classify", "-t", "agent-run", str(bom)).stderr.decode()
+    assert "1 line could not be read" in err and "hint" not in err
+    zipped = tmp_path / "build.log.gz"
+    zipped.write_bytes(gzip.compress(b"error TS2304: Cannot find name 'x'.\n"))
+    assert f"hint: {zipped} does not look like JSON Lines" in run("classify", "-t", "devflow", str(zipped)).stderr.decode()
 
 
 def test_classify_keeps_order_over_many_lines(tmp_path: Path) -> None:
@@ -300,6 +310,17 @@ def test_classify_text_mode_options_are_checked(tmp_path: Path) -> None:
     assert p.returncode == 2
     no_traceback(p)
     assert f"{missing}: cannot open: No such file or directory" in p.stderr.decode()
+    # a gzip capture is read decompressed; one that is not gzip at all is named, not a crash
+    zipped = tmp_path / "stderr.txt.gz"
+    zipped.write_bytes(gzip.compress(b"starting\nKilled\n"))
+    p = run("classify", "-t", "agent-run", "--text", str(zipped))
+    assert json.loads(p.stdout)["bucket"] == "killed"
+    fake = tmp_path / "fake.gz"
+    fake.write_bytes(b"Killed\n")
+    p = run("classify", "-t", "agent-run", "--text", str(fake))
+    assert p.returncode == 2 and p.stdout == b""
+    no_traceback(p)
+    assert f"{fake}: cannot read: Not a gzipped file" in p.stderr.decode()
 
 
 def test_classify_with_a_table_of_another_taxonomy_is_refused(tmp_path: Path) -> None:
