@@ -40,8 +40,10 @@ import itertools
 import json
 import os
 import sys
+import zlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -492,10 +494,30 @@ def _one_by_one(recs: list[dict[str, Any]], table: RuleTable, lines: str, exc: E
     return out
 
 
-def iter_lines(paths: Sequence[str]) -> Iterator[tuple[str, int, bytes]]:
+@dataclass(frozen=True)
+class ReadFailure:
+    """Where an input stopped reading part way (a truncated or corrupt gzip stream, an
+    I/O error): every line before ``line`` was read, none from it on. The readers below
+    yield one in the file's place and go on with the next file; ``str()`` is the
+    ``error`` text, ``<file>:<line>: <reason>``."""
+
+    where: str
+    line: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.where}:{self.line}: cannot read from this line on: {self.reason}"
+
+
+def iter_lines(paths: Sequence[str]) -> Iterator[tuple[str, int, bytes] | ReadFailure]:
     """``(file, line number, raw line)`` of JSON Lines files (``-`` or none: stdin; ``.gz`` read
-    through gzip). Raises :class:`InputError` naming a file that cannot be opened."""
-    for name, first, data in _iter_chunks(tuple(paths) or ("-",), 1 << 22):
+    through gzip), and a :class:`ReadFailure` where a file could not be read to its end.
+    Raises :class:`InputError` naming a file that cannot be opened."""
+    for chunk in _iter_chunks(tuple(paths) or ("-",), 1 << 22):
+        if isinstance(chunk, ReadFailure):
+            yield chunk
+            continue
+        name, first, data = chunk
         lines = data.split(b"\n")
         if lines and lines[-1] == b"":
             lines.pop()
@@ -503,7 +525,9 @@ def iter_lines(paths: Sequence[str]) -> Iterator[tuple[str, int, bytes]]:
             yield name, first + i, raw
 
 
-def _iter_chunks(paths: Sequence[str], chunk_bytes: int) -> Iterator[tuple[str, int, bytes]]:
+def _iter_chunks(paths: Sequence[str], chunk_bytes: int) -> Iterator[tuple[str, int, bytes] | ReadFailure]:
+    """``(file, number of the first line, whole lines)`` of about ``chunk_bytes`` each; a
+    file that fails part way ends with a :class:`ReadFailure` after the lines read before."""
     for path in paths:
         if path == "-":
             fh: BinaryIO = sys.stdin.buffer
@@ -518,24 +542,47 @@ def _iter_chunks(paths: Sequence[str], chunk_bytes: int) -> Iterator[tuple[str, 
             rest = b""
             at_start = True  # a UTF-8 byte order mark opening the file is not part of line 1
             while True:
-                block = fh.read(chunk_bytes)
-                if not block:
+                block, failed = _read_block(fh, chunk_bytes)
+                if not block and failed is None:
                     break
                 block = rest + block
                 if at_start and (head := without_utf8_bom(block)) is not None:
                     at_start, block = False, head
-                cut = block.rfind(b"\n")
-                if cut < 0:
-                    rest = block
-                    continue
-                data, rest = block[: cut + 1], block[cut + 1 :]
-                yield name, line_no, data
-                line_no += data.count(b"\n")
+                cut = block.rfind(b"\n") + 1
+                rest = block[cut:]
+                if cut:
+                    data = block[:cut]
+                    yield name, line_no, data
+                    line_no += data.count(b"\n")
+                if failed is not None:  # nothing after was read: an unfinished line goes with it
+                    yield ReadFailure(name, line_no, failed)
+                    rest = b""
+                    break
             if rest:
                 yield name, line_no, rest
         finally:
             if close:
                 fh.close()
+
+
+def _read_block(fh: BinaryIO, size: int) -> tuple[bytes, str | None]:
+    """Up to ``size`` bytes of ``fh`` (fewer only at its end), and why reading stopped
+    early, if it did. Read piece by piece (``read1``): gzip's ``read(size)`` would lose
+    what it had decompressed when the stream turns out cut short or corrupt."""
+    parts: list[bytes] = []
+    got = 0
+    read = getattr(fh, "read1", fh.read)
+    while got < size:
+        try:
+            piece = read(size - got)
+        except (OSError, EOFError, zlib.error) as exc:  # a gzip stream cut short or corrupt
+            why = (exc.strerror if isinstance(exc, OSError) else None) or str(exc) or type(exc).__name__
+            return b"".join(parts), why
+        if not piece:
+            break
+        parts.append(piece)
+        got += len(piece)
+    return b"".join(parts), None
 
 
 def open_input(path: str) -> BinaryIO:
@@ -580,6 +627,16 @@ def _binary(out: Any) -> Any:
     return out
 
 
+class _Answered:
+    """An answer known without a worker, queued like a worker's (``get()``)."""
+
+    def __init__(self, value: tuple[bytes, int]):
+        self._value = value
+
+    def get(self) -> tuple[bytes, int]:
+        return self._value
+
+
 class _TextWriter:
     def __init__(self, out: Any):
         self._out = out
@@ -597,7 +654,9 @@ def classify_jsonl(paths: Sequence[str], *, table: RuleTable, out: Any, n_jobs: 
     worker processes (``None``: every core; ``1``: in this process) and written in input
     order, so memory stays bounded by a few chunks however large the files are. A bad
     line (invalid UTF-8 or JSON, not an object, empty) is answered with
-    ``{"error": "<file>:<line>: <reason>"}`` and the stream goes on. Should the batch
+    ``{"error": "<file>:<line>: <reason>"}`` and the stream goes on; so does a file that
+    cannot be read to its end (a truncated or corrupt ``.gz``): its lines up to there are
+    answered, then one error line names the first line not read. Should the batch
     engine fail on a chunk, its lines are classified one by one with
     :func:`failtax.classify` (said once on stderr), and only a line that fails there too
     is answered with an ``internal error`` line. ``progress``, when given, is called with
@@ -611,9 +670,13 @@ def classify_jsonl(paths: Sequence[str], *, table: RuleTable, out: Any, n_jobs: 
     jobs = (os.cpu_count() or 1) if n_jobs is None else max(1, int(n_jobs))
     chunks = _iter_chunks(paths, chunk_bytes)
 
-    def here(chunks: Iterable[tuple[str, int, bytes]]) -> int:
+    def here(chunks: Iterable[tuple[str, int, bytes] | ReadFailure]) -> int:
         errors = 0
         for chunk in chunks:
+            if isinstance(chunk, ReadFailure):
+                out.write(_dump_line({"error": str(chunk)}))
+                errors += 1
+                continue
             data, e = classify_chunk(chunk, table=table, engine=engine)
             out.write(data)
             advance(len(chunk[2]))
@@ -646,7 +709,10 @@ def classify_jsonl(paths: Sequence[str], *, table: RuleTable, out: Any, n_jobs: 
             return e
 
         for chunk in itertools.chain(head, chunks):
-            pending.append((len(chunk[2]), pool.apply_async(_worker_chunk, (chunk,))))
+            if isinstance(chunk, ReadFailure):  # answered here, in its place in the output
+                pending.append((0, _Answered((_dump_line({"error": str(chunk)}), 1))))
+            else:
+                pending.append((len(chunk[2]), pool.apply_async(_worker_chunk, (chunk,))))
             while len(pending) >= 2 * jobs:
                 errors += write_oldest()
         while pending:

@@ -210,12 +210,16 @@ def verdict_cmd(files: tuple[str, ...]) -> None:
       printf '%s\\n' '{"outcome": "pass"}' \\
         '{"outcome": "stale-script", "taxonomy": "replay"}' | failtax verdict
     """
-    from failtax.batch import iter_lines, parse_jsonl_line
+    from failtax.batch import ReadFailure, iter_lines, parse_jsonl_line
     from failtax.verdict import TestOutcome, decide_verdict
 
     outcomes: list[TestOutcome] = []
     errors: list[str] = []
-    for where, n, raw in iter_lines(files):
+    for line in iter_lines(files):
+        if isinstance(line, ReadFailure):  # a gzip cut short: the lines before it still count
+            errors.append(str(line))
+            continue
+        where, n, raw = line
         if not raw.strip():
             continue
         rec, err = parse_jsonl_line(raw, f"{where}:{n}")

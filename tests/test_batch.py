@@ -390,6 +390,65 @@ def test_jsonl_across_processes_writes_the_same_bytes(tmp_path: Path) -> None:
     assert second["error"].startswith(f"{path}:{first_bad + 1}: ")
 
 
+def _answers(path: Path, data: bytes, table: Any) -> list[dict[str, Any]]:
+    """What classify_jsonl writes for ``data`` read as ``path``: one answer per line."""
+    out = _Recording()
+    plain = path.with_suffix(".plain.jsonl")
+    plain.write_bytes(data)
+    classify_jsonl([str(plain)], table=table, out=out, n_jobs=1, chunk_bytes=8000)
+    return [json.loads(ln.replace(str(plain).encode(), str(path).encode())) for ln in bytes(out.data).splitlines()]
+
+
+def test_jsonl_a_gzip_cut_short_keeps_every_line_before_it_and_goes_on(tmp_path: Path) -> None:
+    """A truncated .gz: every whole line decompressed before the cut is answered, one error
+    line names the first line not read, and the next file is classified; the same bytes
+    in this process and across workers (answers still queued when the read fails)."""
+    import zlib
+
+    table = load_table("agent-run")
+    data, _bad = _jsonl(_records(600, seed=13))
+    packed = gzip.compress(data + b"\n")
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(packed[: len(packed) * 3 // 5])
+    readable = zlib.decompressobj(31).decompress(cut.read_bytes())
+    whole = readable[: readable.rfind(b"\n") + 1]
+    assert 0 < whole.count(b"\n") < data.count(b"\n")  # the cut falls inside the stream
+    after = tmp_path / "after.jsonl"
+    after.write_bytes(b'{"text": "HTTP 401 Unauthorized"}\n')
+    want = _answers(cut, whole, table)
+    n = len(want)
+    outs = []
+    for jobs in (1, 2):
+        out = _Recording()
+        errors = classify_jsonl([str(cut), str(after)], table=table, out=out, n_jobs=jobs, chunk_bytes=8000)
+        got = [json.loads(ln) for ln in bytes(out.data).splitlines()]
+        assert got[:n] == want
+        assert got[n] == {"error": f"{cut}:{n + 1}: cannot read from this line on: "
+                                   "Compressed file ended before the end-of-stream marker was reached"}
+        assert got[n + 1]["bucket"] == "auth" and len(got) == n + 2
+        assert errors == sum("error" in g for g in got)
+        outs.append(bytes(out.data))
+    assert outs[0] == outs[1]
+
+
+def test_jsonl_a_gzip_failing_its_checksum_answers_its_lines_then_says_so(tmp_path: Path) -> None:
+    table = load_table("agent-run")
+    data = b"".join(b'{"id": "r%d", "text": "HTTP 429 Too Many Requests"}\n' % i for i in range(300))
+    packed = bytearray(gzip.compress(data))
+    packed[-8] ^= 0xFF  # the CRC-32 of the trailer
+    bad = tmp_path / "crc.jsonl.gz"
+    bad.write_bytes(bytes(packed))
+    not_gzip = tmp_path / "plain.jsonl.gz"
+    not_gzip.write_bytes(b'{"text": "x"}\n')
+    out = _Recording()
+    errors = classify_jsonl([str(bad), str(not_gzip)], table=table, out=out, n_jobs=1)
+    got = [json.loads(ln) for ln in bytes(out.data).splitlines()]
+    assert [g["bucket"] for g in got[:300]] == ["rate_limited"] * 300
+    assert got[300]["error"].startswith(f"{bad}:301: cannot read from this line on: CRC check failed")
+    assert got[301]["error"].startswith(f"{not_gzip}:1: cannot read from this line on: Not a gzipped file")
+    assert len(got) == 302 and errors == 2
+
+
 class _Recording:
     """A binary stream that remembers how much was written when each progress call came."""
 

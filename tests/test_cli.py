@@ -323,6 +323,37 @@ def test_classify_text_mode_options_are_checked(tmp_path: Path) -> None:
     assert f"{fake}: cannot read: Not a gzipped file" in p.stderr.decode()
 
 
+def test_classify_and_verdict_read_a_gzip_cut_short_up_to_the_cut(tmp_path: Path) -> None:
+    """A truncated .gz is not a crash: its whole lines are answered, one error line names
+    where reading stopped, the next file is read, and stderr counts the error."""
+    lines = b"".join(b'{"id": "r%d", "text": "HTTP 429 Too Many Requests"}\n' % i for i in range(4000))
+    packed = gzip.compress(lines)
+    cut = tmp_path / "events.jsonl.gz"
+    cut.write_bytes(packed[: len(packed) // 2])
+    after = tmp_path / "more.jsonl"
+    after.write_bytes(b'{"text": "HTTP 401 Unauthorized"}\n')
+    p = run("classify", "-t", "agent-run", str(cut), str(after))
+    no_traceback(p)
+    assert p.returncode == 0
+    got = [json.loads(ln) for ln in p.stdout.splitlines()]
+    n = len(got) - 2
+    assert 0 < n < 4000 and all(g["bucket"] == "rate_limited" for g in got[:n])
+    assert got[n] == {"error": f"{cut}:{n + 1}: cannot read from this line on: "
+                               "Compressed file ended before the end-of-stream marker was reached"}
+    assert got[n + 1]["bucket"] == "auth"
+    assert "1 line could not be read" in p.stderr.decode()
+    # the verdict counts the outcomes read before the cut and lists the failure
+    outcomes = gzip.compress(b'{"outcome": "pass"}\n' * 3000)
+    cut.write_bytes(outcomes[: len(outcomes) - 10])
+    p = run("verdict", str(cut))
+    no_traceback(p)
+    assert p.returncode == 2
+    out = json.loads(p.stdout)
+    assert out["verdict"] == "PASS" and 0 < out["total"] <= 3000
+    assert out["errors"] == [f"{cut}:{out['total'] + 1}: cannot read from this line on: "
+                             "Compressed file ended before the end-of-stream marker was reached"]
+
+
 def test_classify_with_a_table_of_another_taxonomy_is_refused(tmp_path: Path) -> None:
     t = tmp_path / "replay-copy.toml"
     save_table(load_table("replay"), t)
