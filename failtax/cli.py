@@ -9,6 +9,7 @@ file); 3 an unexpected internal error (with the failing step named).
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 import zlib
@@ -18,7 +19,7 @@ from typing import Any
 
 import click
 
-from failtax.errors import FailtaxError, InputError
+from failtax.errors import FailtaxError, InputError, describe_os_error, file_in_the_way
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -31,6 +32,11 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except FailtaxError as exc:
             click.echo(f"failtax: error: {exc}", err=True)
+            ctx.exit(EXIT_BAD_INPUT)
+        except OSError as exc:  # a path given that cannot be made, read or written: say which, and why
+            if exc.filename is None:
+                raise
+            click.echo(f"failtax: error: {describe_os_error(exc)}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
         except KeyboardInterrupt:
             click.echo("failtax: interrupted", err=True)
@@ -541,6 +547,8 @@ def tune_cmd(taxonomy: str, telemetry: tuple[str, ...], db: str | None, table_pa
         replay_decisions,
     )
 
+    if export_path and file_in_the_way(Path(export_path).parent) is not None:  # said before the work, not after
+        raise NotADirectoryError(errno.ENOTDIR, "Not a directory", export_path)
     df = load_decisions(telemetry=list(telemetry) or None, db=db, taxonomy=taxonomy)
     if df.height == 0:
         raise click.UsageError(f"no decisions of taxonomy {taxonomy!r} in the telemetry given")

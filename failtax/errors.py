@@ -14,7 +14,11 @@ rule, and the reason.
 
 from __future__ import annotations
 
-__all__ = ["FailtaxError", "InputError", "TableError", "TaxonomyError", "TelemetryError"]
+import errno
+import os
+from pathlib import Path
+
+__all__ = ["FailtaxError", "InputError", "TableError", "TaxonomyError", "TelemetryError", "describe_os_error", "file_in_the_way"]
 
 
 class FailtaxError(Exception):
@@ -53,3 +57,29 @@ class TelemetryError(FailtaxError):
 
 class InputError(FailtaxError):
     """An argument failtax cannot use (wrong type, unknown column, bad option)."""
+
+
+def file_in_the_way(path: str | os.PathLike[str]) -> Path | None:
+    """The part of ``path`` (itself or a folder above it) that is a file, so that no
+    folder can be made there; None when the path's nearest existing part is a folder."""
+    p = Path(path)
+    for part in (p, *p.parents):
+        if part.exists():
+            return None if part.is_dir() else part
+    return None
+
+
+def describe_os_error(exc: OSError) -> str:
+    """``<path>: <reason>`` for an operating-system error about a path, naming the part
+    of the path that is a file where a folder should be (the usual cause of "File exists"
+    and "Not a directory" when an output folder is made).
+
+    >>> describe_os_error(FileNotFoundError(errno.ENOENT, "No such file or directory", "logs/a.jsonl"))
+    'logs/a.jsonl: No such file or directory'
+    """
+    name = exc.filename if exc.filename is not None else "?"
+    if exc.errno in (errno.EEXIST, errno.ENOTDIR) and exc.filename is not None:
+        blocker = file_in_the_way(str(exc.filename))
+        if blocker is not None:
+            return f"{name}: {'it' if blocker == Path(str(exc.filename)) else blocker} is a file, not a folder"
+    return f"{name}: {exc.strerror or exc}"

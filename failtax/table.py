@@ -877,8 +877,11 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
     """Write ``data`` to ``path`` via a temporary file in the same folder and a rename:
     readers see the old file or the new one, whole, even when several write at once."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:  # named after the file asked for, not the temporary one
+        raise type(exc)(exc.errno, exc.strerror, str(target)) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

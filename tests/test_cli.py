@@ -546,3 +546,30 @@ def test_verdict_reads_several_files(tmp_path: Path) -> None:
     out = json.loads(p.stdout)
     assert out["verdict"] == "FAIL" and out["regression_signal"] is True
     assert [t["id"] for t in out["tests"]] == ["t1", "t2"]
+
+
+# --------------------------------------------------------------------------- output paths
+
+
+def test_an_output_path_under_a_file_is_named_not_a_crash(tmp_path: Path) -> None:
+    """Every command that writes somewhere says which part of the path is a file in the
+    way (exit 2), and the report says so before it runs its steps."""
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("a file, not a folder\n", encoding="utf-8")
+    p = run("simulate", "--out", str(tmp_path / "sim"), "--events", "300", "--weeks", "2")
+    assert p.returncode == 0, p.stderr.decode()
+    events = tmp_path / "sim"
+    cases = {
+        "simulate": ("simulate", "--out", str(blocker / "sim"), "--events", "50"),
+        "load": ("load", str(events), "--db", str(blocker / "t.duckdb")),
+        "tune": ("tune", "-t", "replay", "--telemetry", str(events), "--export", str(blocker / "t.toml")),
+        "report": ("report", "--telemetry", str(events), "--out", str(blocker / "site"), "--no-progress"),
+    }
+    for name, args in cases.items():
+        p = run(*args)
+        assert p.returncode == 2, (name, p.stderr.decode())
+        no_traceback(p)
+        assert f"{blocker} is a file, not a folder" in p.stderr.decode(), (name, p.stderr.decode())
+        if name in ("report", "tune"):  # before the work: no step run, nothing learnt
+            assert "step 1/" not in p.stderr.decode() and p.stdout == b""
+    assert blocker.read_text(encoding="utf-8") == "a file, not a folder\n"

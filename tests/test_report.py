@@ -259,15 +259,29 @@ def test_a_run_killed_midway_leaves_the_previous_report_intact(default_run, chec
 
 
 def test_a_step_that_fails_is_named_with_exit_3(checkout: Path, tmp_path: Path) -> None:
-    blocker = tmp_path / "a-file"
-    blocker.write_text("not a folder\n")
-    # Every step runs before the write fails: the quickest report that has them all.
-    r = _run(["report", "--taxonomy", "preexec", "--since", "2026-10-19", "--out", str(blocker / "report")],
-             checkout)
+    # A fault inside a step (here the write, so every step runs first: the quickest report
+    # that has them all), injected into a real run of the command.
+    fault = ("import failtax.report.build as b\n"
+             "def broken(*a, **k): raise RuntimeError('disk controller on fire')\n"
+             "b._write_atomically = broken\n"
+             "from failtax.cli import main; main()")
+    r = subprocess.run([sys.executable, "-c", fault, "report", "--taxonomy", "preexec", "--since", "2026-10-19",
+                        "--out", str(tmp_path / "report")], cwd=checkout, capture_output=True, text=True, timeout=240,
+                       env={**os.environ, "NO_COLOR": "1"})
     assert r.returncode == 3, r.stderr
     assert all(f"step {i}/8" in r.stderr for i in range(1, 9)), r.stderr
-    assert "failtax: report step 'write' failed:" in r.stderr
+    assert "failtax: report step 'write' failed: RuntimeError: disk controller on fire" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_an_output_folder_that_cannot_be_made_is_bad_input_said_before_the_steps(checkout: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n")
+    r = _run(["report", "--taxonomy", "preexec", "--out", str(blocker / "report")], checkout)
+    assert r.returncode == 2, r.stderr
+    assert f"failtax: error: report step 'write': {blocker / 'report'}: {blocker} is a file, not a folder" in r.stderr
+    assert "step 1/8" not in r.stderr and "Traceback" not in r.stderr
+    assert blocker.read_text() == "not a folder\n"
 
 
 def test_report_help_documents_options_and_exit_codes() -> None:

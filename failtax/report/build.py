@@ -32,6 +32,7 @@ goes wrong inside a step raises :class:`ReportStepError`. Both name the step.
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import os
 import shutil
 import sys
@@ -45,7 +46,7 @@ from typing import Any
 
 import polars as pl
 
-from failtax.errors import FailtaxError, InputError
+from failtax.errors import FailtaxError, InputError, describe_os_error, file_in_the_way
 from failtax.report.summary import order_taxonomies
 
 __all__ = [
@@ -165,6 +166,10 @@ def _step(progress: _Progress, name: str) -> Iterator[None]:
         raise
     except FailtaxError as exc:
         raise ReportInputError(name, str(exc)) from exc
+    except OSError as exc:
+        if exc.filename is None:
+            raise ReportStepError(name, exc) from exc
+        raise ReportInputError(name, describe_os_error(exc)) from exc
     except KeyboardInterrupt:
         raise
     except Exception as exc:
@@ -537,6 +542,8 @@ def build_report(
         if v is not None and not (0.0 <= float(v) <= 1.0):
             raise ReportInputError("load", f"{name.replace('_', '-')} must be a rate between 0 and 1, got {v!r}")
     out_dir = Path(out)
+    if file_in_the_way(out_dir) is not None:  # said now, not after every step has run
+        raise ReportInputError("write", describe_os_error(NotADirectoryError(errno.ENOTDIR, "Not a directory", str(out_dir))))
     prog = _Progress(progress, len(STEPS))
     w = _Work()
     try:
@@ -589,8 +596,11 @@ def _write_atomically(out_dir: Path, files: dict[str, str]) -> list[Path]:
     one does not propose again are removed, so ``tables/`` never holds a stale proposal."""
     out_dir = out_dir.resolve() if out_dir.exists() else out_dir.absolute()
     parent = out_dir.parent
-    parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=parent))
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=parent))
+    except OSError as exc:  # named after the folder asked for, not its temporary twin
+        raise type(exc)(exc.errno, exc.strerror, str(out_dir)) from None
     try:
         for name, content in files.items():
             p = tmp / name

@@ -398,7 +398,10 @@ def load(
         return Telemetry(con=con, db=None, summary=replace(summary, left_out=left_out))
 
     target = Path(db).expanduser().resolve()
-    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # named after the database asked for
+        raise type(exc)(exc.errno, exc.strerror, str(db)) from None
     # databases, their write-ahead logs and lock files may sit among the logs: not worth a word
     left_out = tuple(p for p in left_out if not p.endswith((".duckdb", ".wal", ".lock")) and not (
         Path(p).parent == target.parent and Path(p).name.startswith(target.name)))
