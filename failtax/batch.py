@@ -36,6 +36,7 @@ an ``{"error": "<file>:<line>: <reason>"}`` answer and the stream goes on.
 
 from __future__ import annotations
 
+import codecs
 import itertools
 import json
 import os
@@ -55,7 +56,7 @@ from failtax._batch_plan import Plan, plan_for, register_plan
 from failtax._batch_resolve import Part, Want, run, singles
 from failtax.classify import Classification, classify
 from failtax.errors import InputError
-from failtax.evidence import tail_lines, without_utf8_bom
+from failtax.evidence import Utf16AsUtf8, tail_lines, without_utf8_bom
 from failtax.redact import _re2_span, find_secrets, redact
 from failtax.table import RuleTable, load_table
 
@@ -537,6 +538,7 @@ def _iter_chunks(paths: Sequence[str], chunk_bytes: int) -> Iterator[tuple[str, 
             fh = open_input(path)
             name = path
             close = True
+        opened, fh = fh, _as_utf8(fh)
         try:
             line_no = 1
             rest = b""
@@ -562,7 +564,18 @@ def _iter_chunks(paths: Sequence[str], chunk_bytes: int) -> Iterator[tuple[str, 
                 yield name, line_no, rest
         finally:
             if close:
-                fh.close()
+                opened.close()
+
+
+def _as_utf8(fh: BinaryIO) -> BinaryIO:
+    """``fh``, read as UTF-8 when it opens with a UTF-16 byte order mark (what a PowerShell
+    ``>`` redirect writes); the loader reads such files the same way."""
+    peek = getattr(fh, "peek", None)
+    try:
+        head = peek(2)[:2] if peek is not None else b""
+    except (OSError, EOFError, zlib.error):  # a broken gzip stream: the first read says so
+        return fh
+    return Utf16AsUtf8(fh) if head in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) else fh  # type: ignore[return-value]
 
 
 def _read_block(fh: BinaryIO, size: int) -> tuple[bytes, str | None]:

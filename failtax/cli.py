@@ -127,7 +127,6 @@ def classify_cmd(taxonomy: str, table_path: str | None, as_text: bool, exit_code
             out.write((c.explain() if explain else _dumps(c.to_dict())) + "\n")
         return
     from failtax.batch import classify_jsonl
-    from failtax.evidence import without_utf8_bom
 
     out.flush()
     paths = files or ("-",)
@@ -136,10 +135,8 @@ def classify_cmd(taxonomy: str, table_path: str | None, as_text: bool, exit_code
         errors = classify_jsonl(paths, table=table, out=out, progress=bar.update)
     if errors:
         said = f"failtax classify: {errors:,} line{'s' * (errors != 1)} could not be read; each has an \"error\" line in the output"
-        if (without_utf8_bom(opening) or b"").lstrip()[:1] not in (b"{", b""):
-            name = "stdin" if paths[0] == "-" else paths[0]
-            said += f"\nhint: {name} does not look like JSON Lines; to classify it as one whole text, add --text"
-        click.echo(said, err=True)
+        hint = _jsonl_hint(opening, "stdin" if paths[0] == "-" else paths[0], taxonomy)
+        click.echo(said + (f"\nhint: {hint}" if hint else ""), err=True)
 
 
 def _signal_option(value: str | None) -> str | None:
@@ -149,6 +146,27 @@ def _signal_option(value: str | None) -> str | None:
     if value is not None and Evidence.from_record({"signal": value}).signal is None:
         raise click.BadParameter(f"{value!r} is neither a signal number nor a signal name such as KILL or SIGKILL")
     return value
+
+
+def _jsonl_hint(opening: bytes, name: str, taxonomy: str) -> str | None:
+    """What to do about an input whose lines could not be read, told from its first bytes:
+    None for JSON Lines (a bad line among good ones needs no hint)."""
+    import codecs
+
+    from failtax.evidence import without_utf8_bom
+
+    if opening[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        opening = opening.decode("utf-16", "replace").encode("utf-8")
+    head = (without_utf8_bom(opening) or b"").lstrip()
+    source = "… | jq -c {}" if name == "stdin" else f"jq -c {{}} {name}"
+    one_per_line = f"classify reads one JSON object per line: {source} | failtax classify -t {taxonomy}"
+    if head[:1] == b"[":
+        return f"{name} holds a JSON array; " + one_per_line.format("'.[]'")
+    if head[:1] == b"{" and not head[1:].split(b"\n", 1)[0].strip():  # "{" alone: pretty-printed
+        return f"{name} holds JSON written over several lines; " + one_per_line.format(".")
+    if head[:1] not in (b"{", b""):
+        return f"{name} does not look like JSON Lines; to classify it as one whole text, add --text"
+    return None
 
 
 def _read_whole(path: str, size: int = -1) -> bytes:

@@ -112,6 +112,42 @@ def without_utf8_bom(head: bytes) -> bytes | None:
     return head.removeprefix(codecs.BOM_UTF8)
 
 
+class Utf16AsUtf8:
+    """A binary stream of UTF-16 text (with its byte order mark) read as UTF-8 bytes, for
+    the readers of JSON Lines (a PowerShell ``>`` redirect writes UTF-16).
+
+    A lone surrogate becomes the (invalid) UTF-8 bytes of that surrogate and an odd byte
+    at the end becomes ``0xff``, so the line that holds either is refused as invalid
+    UTF-8 like any other; the bytes around it decode as they are.
+    """
+
+    def __init__(self, stream: Any):
+        self.stream = stream
+        self.decoder = codecs.getincrementaldecoder("utf-16")(errors="surrogatepass")
+        self.pending = b""  # decoded bytes beyond what the last call asked for
+        self.ended = False
+
+    def read1(self, size: int = -1) -> bytes:
+        """At most ``size`` bytes of UTF-8 (all that one read gives, when negative)."""
+        if size == 0:
+            return b""
+        out = self.pending
+        while not out and not self.ended:
+            data = self.stream.read1(size) if hasattr(self.stream, "read1") else self.stream.read(size)
+            self.ended = not data
+            try:
+                out = self.decoder.decode(data, final=self.ended).encode("utf-8", "surrogatepass")
+            except UnicodeDecodeError:  # the stream ended inside a code unit
+                out = b"\xff"
+        if 0 < size < len(out):
+            out, self.pending = out[:size], out[size:]
+        else:
+            self.pending = b""
+        return out
+
+    read = read1
+
+
 def normalise_signal_name(name: str) -> str:
     """Spell a signal name one way: lower case, words joined by ``-``.
 

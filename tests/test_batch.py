@@ -449,6 +449,36 @@ def test_jsonl_a_gzip_failing_its_checksum_answers_its_lines_then_says_so(tmp_pa
     assert len(got) == 302 and errors == 2
 
 
+def test_jsonl_written_in_utf16_is_read_like_utf8(tmp_path: Path) -> None:
+    """A file with a UTF-16 byte order mark (a PowerShell ``>`` redirect), plain or
+    gzipped, little or big endian, gets the answers its UTF-8 twin gets, line for line;
+    a lone surrogate in it is an invalid-UTF-8 line like any other."""
+    table = load_table("agent-run")
+    data, _bad = _jsonl(_records(200, seed=14))
+    # (less the lines of invalid UTF-8, which UTF-16 cannot hold)
+    text = "\n".join(ln for ln in data.decode("utf-8", "surrogateescape").split("\n")
+                     if not any("\udc80" <= c <= "\udcff" for c in ln))
+    twin = tmp_path / "utf8.jsonl"
+    twin.write_bytes(text.encode("utf-8"))
+    want = _answers(twin, text.encode("utf-8"), table)
+    for codec, packer in (("utf-16", bytes), ("utf-16-be", bytes), ("utf-16-le", gzip.compress)):
+        raw = text.encode(codec)
+        if codec != "utf-16":  # the explicit-endian codecs write no mark: put it there
+            raw = ("\ufeff" + text).encode(codec)
+        path = tmp_path / (f"{codec}.jsonl" + (".gz" if packer is gzip.compress else ""))
+        path.write_bytes(packer(raw))
+        out = _Recording()
+        classify_jsonl([str(path)], table=table, out=out, n_jobs=1, chunk_bytes=5000)
+        got = [json.loads(ln.replace(str(path).encode(), str(twin).encode())) for ln in bytes(out.data).splitlines()]
+        assert got == want, codec
+    lone = tmp_path / "lone.jsonl"
+    lone.write_bytes("\ufeff{\"text\": \"ok\"}\n".encode("utf-16-le") + b"\x00\xd8" + "x\n{}\n".encode("utf-16-le"))
+    out = _Recording()
+    classify_jsonl([str(lone)], table=table, out=out, n_jobs=1)
+    got = [json.loads(ln) for ln in bytes(out.data).splitlines()]
+    assert "bucket" in got[0] and got[1]["error"].startswith(f"{lone}:2: invalid UTF-8") and "bucket" in got[2]
+
+
 class _Recording:
     """A binary stream that remembers how much was written when each progress call came."""
 

@@ -199,6 +199,24 @@ def test_classify_counts_unreadable_lines_and_points_plain_text_to_text_mode(tmp
     zipped = tmp_path / "build.log.gz"
     zipped.write_bytes(gzip.compress(b"error TS2304: Cannot find name 'x'.\n"))
     assert f"hint: {zipped} does not look like JSON Lines" in run("classify", "-t", "devflow", str(zipped)).stderr.decode()
+    # a JSON array, or JSON written over several lines, is told how to become JSON Lines
+    array = tmp_path / "export.json"
+    array.write_text(json.dumps([{"text": "Killed"}, {"text": "HTTP 429"}]))
+    err = run("classify", "-t", "agent-run", str(array)).stderr.decode()
+    assert f"hint: {array} holds a JSON array; classify reads one JSON object per line: jq -c '.[]' {array} |" in err
+    err = run("classify", "-t", "agent-run", stdin=array.read_bytes()).stderr.decode()
+    assert "hint: stdin holds a JSON array" in err and "… | jq -c '.[]' | failtax classify -t agent-run" in err
+    pretty = tmp_path / "one.json"
+    pretty.write_text(json.dumps({"text": "Killed", "exit_code": 137}, indent=2))
+    err = run("classify", "-t", "regen", str(pretty)).stderr.decode()
+    assert f"hint: {pretty} holds JSON written over several lines" in err and "jq -c . " in err
+    # UTF-16 (a PowerShell redirect) is JSON Lines read as such: answered, nothing to hint
+    p = run("classify", "-t", "agent-run", stdin='{"text": "Killed"}\n{"text": "HTTP 429"}\n'.encode("utf-16"))
+    assert [json.loads(x)["bucket"] for x in p.stdout.decode().splitlines()] == ["killed", "rate_limited"]
+    assert p.stderr.decode() == ""
+    # … and one whose lines cannot be read gets the hint its text deserves
+    p = run("classify", "-t", "agent-run", stdin="Error: 429 Too Many Requests\n".encode("utf-16"))
+    assert "hint: stdin does not look like JSON Lines" in p.stderr.decode()
 
 
 def test_classify_keeps_order_over_many_lines(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ import numpy as np
 import pyarrow as pa
 
 from failtax.errors import TelemetryError
+from failtax.evidence import Utf16AsUtf8 as _Utf16AsUtf8
 from failtax.evidence import without_utf8_bom
 
 __all__ = ["NUL_RUNS_CAUSE", "BadLine", "Chunk", "FileIdentity", "count_files", "discover_files", "file_identity",
@@ -600,41 +601,6 @@ class _TooLong:
             first_line=line_no, last_line=line_no, end_offset=consumed if unterminated else consumed + self.size,
             unterminated=line_no if unterminated else None,
         )
-
-
-class _Utf16AsUtf8:
-    """A binary stream of UTF-16 text (with its byte order mark) read as UTF-8 bytes.
-
-    A lone surrogate becomes the (invalid) UTF-8 bytes of that surrogate and an odd byte
-    at the end becomes ``0xff``, so the line that holds either is quarantined as invalid
-    UTF-8 like any other; the bytes around it decode as they are.
-    """
-
-    def __init__(self, stream: Any):
-        self.stream = stream
-        self.decoder = codecs.getincrementaldecoder("utf-16")(errors="surrogatepass")
-        self.pending = b""  # decoded bytes beyond what the last call asked for
-        self.ended = False
-
-    def read1(self, size: int = -1) -> bytes:
-        """At most ``size`` bytes of UTF-8 (all that one read gives, when negative)."""
-        if size == 0:
-            return b""
-        out = self.pending
-        while not out and not self.ended:
-            data = self.stream.read1(size) if hasattr(self.stream, "read1") else self.stream.read(size)
-            self.ended = not data
-            try:
-                out = self.decoder.decode(data, final=self.ended).encode("utf-8", "surrogatepass")
-            except UnicodeDecodeError:  # the stream ended inside a code unit
-                out = b"\xff"
-        if 0 < size < len(out):
-            out, self.pending = out[:size], out[size:]
-        else:
-            self.pending = b""
-        return out
-
-    read = read1
 
 
 _DONE = object()
