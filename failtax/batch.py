@@ -544,7 +544,7 @@ def _iter_chunks(paths: Sequence[str], chunk_bytes: int) -> Iterator[tuple[str, 
             rest = b""
             at_start = True  # a UTF-8 byte order mark opening the file is not part of line 1
             while True:
-                block, failed = _read_block(fh, chunk_bytes)
+                block, failed = read_block(fh, chunk_bytes)
                 if not block and failed is None:
                     break
                 block = rest + block
@@ -578,16 +578,17 @@ def _as_utf8(fh: BinaryIO) -> BinaryIO:
     return Utf16AsUtf8(fh) if head in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) else fh  # type: ignore[return-value]
 
 
-def _read_block(fh: BinaryIO, size: int) -> tuple[bytes, str | None]:
-    """Up to ``size`` bytes of ``fh`` (fewer only at its end), and why reading stopped
-    early, if it did. Read piece by piece (``read1``): gzip's ``read(size)`` would lose
-    what it had decompressed when the stream turns out cut short or corrupt."""
+def read_block(fh: BinaryIO, size: int | None = None) -> tuple[bytes, str | None]:
+    """Up to ``size`` bytes of ``fh`` (all of it when None; fewer only at its end), and why
+    reading stopped early, if it did. Read piece by piece (``read1``): gzip's
+    ``read(size)`` would lose what it had decompressed when the stream turns out cut
+    short or corrupt."""
     parts: list[bytes] = []
     got = 0
     read = getattr(fh, "read1", fh.read)
-    while got < size:
+    while size is None or got < size:
         try:
-            piece = read(size - got)
+            piece = read(1 << 22 if size is None else size - got)
         except (OSError, EOFError, zlib.error) as exc:  # a gzip stream cut short or corrupt
             why = (exc.strerror if isinstance(exc, OSError) else None) or str(exc) or type(exc).__name__
             return b"".join(parts), why

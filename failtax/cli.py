@@ -9,17 +9,15 @@ file); 3 an unexpected internal error (with the failing step named).
 
 from __future__ import annotations
 
-import errno
 import json
 import sys
-import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 
-from failtax.errors import FailtaxError, InputError, describe_os_error, file_in_the_way
+from failtax.errors import FailtaxError, InputError, describe_os_error, folder_blocked
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -169,16 +167,16 @@ def _jsonl_hint(opening: bytes, name: str, taxonomy: str) -> str | None:
     return None
 
 
-def _read_whole(path: str, size: int = -1) -> bytes:
+def _read_whole(path: str, size: int | None = None) -> bytes:
     """A file's bytes (up to ``size``; a ``.gz`` file's decompressed), opened as
     ``failtax classify`` opens its inputs; one it cannot read is an InputError naming it."""
-    from failtax.batch import open_input
+    from failtax.batch import open_input, read_block
 
     with open_input(path) as fh:
-        try:
-            return fh.read(size)
-        except (OSError, EOFError, zlib.error) as exc:  # a corrupt or truncated gzip stream
-            raise InputError(f"{path}: cannot read: {exc}") from None
+        data, failed = read_block(fh, size)
+    if failed is not None:  # a corrupt or truncated gzip stream
+        raise InputError(f"{path}: cannot read: {failed}")
+    return data
 
 
 def _opening_bytes(path: str) -> bytes:
@@ -565,8 +563,8 @@ def tune_cmd(taxonomy: str, telemetry: tuple[str, ...], db: str | None, table_pa
         replay_decisions,
     )
 
-    if export_path and file_in_the_way(Path(export_path).parent) is not None:  # said before the work, not after
-        raise NotADirectoryError(errno.ENOTDIR, "Not a directory", export_path)
+    if export_path and (blocked := folder_blocked(Path(export_path).parent, export_path)) is not None:
+        raise InputError(blocked)  # said before the work, not after
     df = load_decisions(telemetry=list(telemetry) or None, db=db, taxonomy=taxonomy)
     if df.height == 0:
         raise click.UsageError(f"no decisions of taxonomy {taxonomy!r} in the telemetry given")

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["FailtaxError", "InputError", "TableError", "TaxonomyError", "TelemetryError", "describe_os_error", "file_in_the_way"]
+__all__ = ["FailtaxError", "InputError", "TableError", "TaxonomyError", "TelemetryError", "describe_os_error", "file_in_the_way", "folder_blocked",
+           "os_errors_named"]
 
 
 class FailtaxError(Exception):
@@ -69,6 +72,25 @@ def file_in_the_way(path: str | os.PathLike[str]) -> Path | None:
     return None
 
 
+def folder_blocked(folder: str | os.PathLike[str], name: str | os.PathLike[str]) -> str | None:
+    """``<name>: <file> is a file, not a folder`` when a file stands where ``folder`` (or a
+    folder above it) should be, else None; ``name`` is the path the person gave."""
+    blocker = file_in_the_way(folder)
+    if blocker is None:
+        return None
+    return f"{name}: {'it' if blocker == Path(name) else blocker} is a file, not a folder"
+
+
+@contextmanager
+def os_errors_named(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Re-raise an operating-system error inside the block as the same error about
+    ``path`` (the path asked for, not a temporary twin or a parent folder)."""
+    try:
+        yield
+    except OSError as exc:
+        raise type(exc)(exc.errno, exc.strerror, str(path)) from None
+
+
 def describe_os_error(exc: OSError) -> str:
     """``<path>: <reason>`` for an operating-system error about a path, naming the part
     of the path that is a file where a folder should be (the usual cause of "File exists"
@@ -79,7 +101,7 @@ def describe_os_error(exc: OSError) -> str:
     """
     name = exc.filename if exc.filename is not None else "?"
     if exc.errno in (errno.EEXIST, errno.ENOTDIR) and exc.filename is not None:
-        blocker = file_in_the_way(str(exc.filename))
-        if blocker is not None:
-            return f"{name}: {'it' if blocker == Path(str(exc.filename)) else blocker} is a file, not a folder"
+        blocked = folder_blocked(str(exc.filename), str(exc.filename))
+        if blocked is not None:
+            return blocked
     return f"{name}: {exc.strerror or exc}"

@@ -63,7 +63,7 @@ import re2
 import tomli_w
 
 from failtax._scan import required_literals
-from failtax.errors import TableError, TaxonomyError
+from failtax.errors import TableError, TaxonomyError, os_errors_named
 from failtax.evidence import ascii_lower, normalise_signal_name
 from failtax.taxonomy import Taxonomy, load_taxonomy
 
@@ -877,11 +877,9 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
     """Write ``data`` to ``path`` via a temporary file in the same folder and a rename:
     readers see the old file or the new one, whole, even when several write at once."""
     target = Path(path)
-    try:
+    with os_errors_named(target):  # the file asked for, not the temporary one
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    except OSError as exc:  # named after the file asked for, not the temporary one
-        raise type(exc)(exc.errno, exc.strerror, str(target)) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

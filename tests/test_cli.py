@@ -7,6 +7,7 @@ import gzip
 import json
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import click
@@ -355,6 +356,7 @@ def test_classify_and_verdict_read_a_gzip_cut_short_up_to_the_cut(tmp_path: Path
     assert p.returncode == 0
     got = [json.loads(ln) for ln in p.stdout.splitlines()]
     n = len(got) - 2
+    assert n == zlib.decompressobj(31).decompress(cut.read_bytes()).count(b"\n")  # every whole line read
     assert 0 < n < 4000 and all(g["bucket"] == "rate_limited" for g in got[:n])
     assert got[n] == {"error": f"{cut}:{n + 1}: cannot read from this line on: "
                                "Compressed file ended before the end-of-stream marker was reached"}
@@ -368,6 +370,7 @@ def test_classify_and_verdict_read_a_gzip_cut_short_up_to_the_cut(tmp_path: Path
     assert p.returncode == 2
     out = json.loads(p.stdout)
     assert out["verdict"] == "PASS" and 0 < out["total"] <= 3000
+    assert out["total"] == zlib.decompressobj(31).decompress(cut.read_bytes()).count(b"\n")
     assert out["errors"] == [f"{cut}:{out['total'] + 1}: cannot read from this line on: "
                              "Compressed file ended before the end-of-stream marker was reached"]
 

@@ -32,7 +32,6 @@ goes wrong inside a step raises :class:`ReportStepError`. Both name the step.
 from __future__ import annotations
 
 import datetime as _dt
-import errno
 import os
 import shutil
 import sys
@@ -46,7 +45,7 @@ from typing import Any
 
 import polars as pl
 
-from failtax.errors import FailtaxError, InputError, describe_os_error, file_in_the_way
+from failtax.errors import FailtaxError, InputError, describe_os_error, folder_blocked, os_errors_named
 from failtax.report.summary import order_taxonomies
 
 __all__ = [
@@ -542,8 +541,8 @@ def build_report(
         if v is not None and not (0.0 <= float(v) <= 1.0):
             raise ReportInputError("load", f"{name.replace('_', '-')} must be a rate between 0 and 1, got {v!r}")
     out_dir = Path(out)
-    if file_in_the_way(out_dir) is not None:  # said now, not after every step has run
-        raise ReportInputError("write", describe_os_error(NotADirectoryError(errno.ENOTDIR, "Not a directory", str(out_dir))))
+    if (blocked := folder_blocked(out_dir, out_dir)) is not None:  # said now, not after every step has run
+        raise ReportInputError("write", blocked)
     prog = _Progress(progress, len(STEPS))
     w = _Work()
     try:
@@ -596,11 +595,9 @@ def _write_atomically(out_dir: Path, files: dict[str, str]) -> list[Path]:
     one does not propose again are removed, so ``tables/`` never holds a stale proposal."""
     out_dir = out_dir.resolve() if out_dir.exists() else out_dir.absolute()
     parent = out_dir.parent
-    try:
+    with os_errors_named(out_dir):  # the folder asked for, not its temporary twin
         parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=parent))
-    except OSError as exc:  # named after the folder asked for, not its temporary twin
-        raise type(exc)(exc.errno, exc.strerror, str(out_dir)) from None
     try:
         for name, content in files.items():
             p = tmp / name

@@ -58,7 +58,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from failtax.errors import TelemetryError
+from failtax.errors import TelemetryError, os_errors_named
 from failtax.redact import redact
 from failtax.telemetry.files import (
     DEFAULT_CHUNK_BYTES as READ_BYTES,
@@ -398,10 +398,8 @@ def load(
         return Telemetry(con=con, db=None, summary=replace(summary, left_out=left_out))
 
     target = Path(db).expanduser().resolve()
-    try:
+    with os_errors_named(db):  # the database asked for, not its folder
         target.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:  # named after the database asked for
-        raise type(exc)(exc.errno, exc.strerror, str(db)) from None
     # databases, their write-ahead logs and lock files may sit among the logs: not worth a word
     left_out = tuple(p for p in left_out if not p.endswith((".duckdb", ".wal", ".lock")) and not (
         Path(p).parent == target.parent and Path(p).name.startswith(target.name)))
