@@ -9,7 +9,9 @@ file); 3 an unexpected internal error (with the failing step named).
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,6 +22,8 @@ import click
 from failtax.errors import FailtaxError, InputError, describe_os_error, folder_blocked
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+# A write refused for want of room, the usual one being standard output sent to a full disk.
+_NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 
 
 class _Group(click.Group):
@@ -32,6 +36,10 @@ class _Group(click.Group):
             click.echo(f"failtax: error: {exc}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
         except OSError as exc:  # a path given that cannot be made, read or written: say which, and why
+            if exc.filename is None and exc.errno in _NO_ROOM:
+                click.echo(f"failtax: error: cannot write: {exc.strerror}", err=True)
+                _drop_stdout()
+                ctx.exit(EXIT_INTERNAL)
             if exc.filename is None:
                 raise
             click.echo(f"failtax: error: {describe_os_error(exc)}", err=True)
@@ -39,6 +47,19 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo("failtax: interrupted", err=True)
             ctx.exit(130)
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device, so that what is still buffered for it
+    is not written again (and refused again) as the interpreter shuts down."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        pass
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def _taxonomy_choice() -> click.Choice:

@@ -569,6 +569,28 @@ def test_verdict_reads_several_files(tmp_path: Path) -> None:
     assert [t["id"] for t in out["tests"]] == ["t1", "t2"]
 
 
+def test_standard_output_on_a_full_disk_is_said_in_one_line(tmp_path: Path) -> None:
+    """Answers sent to a device with no room left (Linux's /dev/full refuses every write
+    with ENOSPC): one line saying the write failed and why, exit 3, whether the command
+    writes one answer, a stream answered by worker processes, or a table."""
+    big = tmp_path / "big.jsonl"
+    big.write_text("".join(json.dumps({"text": f"HTTP 429 Too Many Requests {i} " * 40}) + "\n"
+                           for i in range(20_000)), encoding="utf-8")
+    one = tmp_path / "one.jsonl"
+    one.write_text('{"text": "rate limit exceeded"}\n', encoding="utf-8")
+    commands = {
+        "one answer": ("classify", "-t", "agent-run", str(one)),
+        "a stream": ("classify", "-t", "agent-run", str(big)),
+        "a table": ("table", "show", "devflow"),
+    }
+    for name, args in commands.items():
+        with open("/dev/full", "wb") as full:
+            p = subprocess.run([*CMD, *args], stdout=full, stderr=subprocess.PIPE, timeout=120)
+        said = p.stderr.decode()
+        assert p.returncode == 3, (name, said)
+        assert said == "failtax: error: cannot write: No space left on device\n", (name, said)
+
+
 # --------------------------------------------------------------------------- output paths
 
 
