@@ -36,9 +36,7 @@ class _Group(click.Group):
             click.echo(f"failtax: error: {exc}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
         except OSError as exc:  # a path given that cannot be made, read or written: say which, and why
-            if exc.filename is None and exc.errno in _NO_ROOM:
-                click.echo(f"failtax: error: cannot write: {exc.strerror}", err=True)
-                _drop_stdout()
+            if _no_room(exc):
                 ctx.exit(EXIT_INTERNAL)
             if exc.filename is None:
                 raise
@@ -49,17 +47,19 @@ class _Group(click.Group):
             ctx.exit(130)
 
 
-def _drop_stdout() -> None:
-    """Point standard output at the null device, so that what is still buffered for it
-    is not written again (and refused again) as the interpreter shuts down."""
-    try:
-        sys.stdout.flush()
-    except OSError:
-        pass
+def _no_room(exc: OSError) -> bool:
+    """Say ``cannot write: <reason>`` for a write refused for want of room (standard output
+    on a full disk) and point standard output at the null device, so that what is still
+    buffered for it is not refused again as the interpreter shuts down; False, saying
+    nothing, for any other error."""
+    if exc.filename is not None or exc.errno not in _NO_ROOM:
+        return False
+    click.echo(f"failtax: error: cannot write: {exc.strerror}", err=True)
     try:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError):
         pass
+    return True
 
 
 def _taxonomy_choice() -> click.Choice:
@@ -955,7 +955,14 @@ def simulate_cmd(out: str, events: int, weeks: int, seed: int, taxonomy: str, cl
 def main() -> None:
     """Console entry point."""
     try:
-        cli(prog_name="failtax")
+        try:
+            cli(prog_name="failtax")
+        finally:  # what is still buffered is written here, where a refusal can be said
+            sys.stdout.flush()
+    except OSError as exc:
+        if not _no_room(exc):
+            click.echo(f"failtax: internal error: {type(exc).__name__}: {exc}", err=True)
+        sys.exit(EXIT_INTERNAL)
     except Exception as exc:  # the last guard: name the failure, no traceback
         click.echo(f"failtax: internal error: {type(exc).__name__}: {exc}", err=True)
         sys.exit(EXIT_INTERNAL)
