@@ -41,7 +41,6 @@ import itertools
 import json
 import os
 import sys
-import zlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -54,6 +53,7 @@ import re2
 from failtax._batch_input import Columns, frame_columns, prepare, raw_from_records
 from failtax._batch_plan import Plan, plan_for, register_plan
 from failtax._batch_resolve import Part, Want, run, singles
+from failtax._compressed import HEAD, READ_ERRORS, compression_of, decompressed, read_error_text
 from failtax.classify import Classification, classify
 from failtax.errors import InputError
 from failtax.evidence import Utf16AsUtf8, tail_lines, without_utf8_bom
@@ -511,8 +511,9 @@ class ReadFailure:
 
 
 def iter_lines(paths: Sequence[str]) -> Iterator[tuple[str, int, bytes] | ReadFailure]:
-    """``(file, line number, raw line)`` of JSON Lines files (``-`` or none: stdin; ``.gz`` read
-    through gzip), and a :class:`ReadFailure` where a file could not be read to its end.
+    """``(file, line number, raw line)`` of JSON Lines files (``-`` or none: stdin; gzip,
+    bzip2, xz and zstd read decompressed), and a :class:`ReadFailure` where a file could
+    not be read to its end.
     Raises :class:`InputError` naming a file that cannot be opened."""
     for chunk in _iter_chunks(tuple(paths) or ("-",), 1 << 22):
         if isinstance(chunk, ReadFailure):
@@ -531,7 +532,7 @@ def _iter_chunks(paths: Sequence[str], chunk_bytes: int) -> Iterator[tuple[str, 
     file that fails part way ends with a :class:`ReadFailure` after the lines read before."""
     for path in paths:
         if path == "-":
-            fh: BinaryIO = sys.stdin.buffer
+            fh: BinaryIO = open_stdin()
             name = "<stdin>"
             close = False
         else:
@@ -573,14 +574,14 @@ def _as_utf8(fh: BinaryIO) -> BinaryIO:
     peek = getattr(fh, "peek", None)
     try:
         head = peek(2)[:2] if peek is not None else b""
-    except (OSError, EOFError, zlib.error):  # a broken gzip stream: the first read says so
+    except READ_ERRORS:  # a broken compressed stream: the first read says so
         return fh
     return Utf16AsUtf8(fh) if head in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) else fh  # type: ignore[return-value]
 
 
 def read_block(fh: BinaryIO, size: int | None = None) -> tuple[bytes, str | None]:
     """Up to ``size`` bytes of ``fh`` (all of it when None; fewer only at its end), and why
-    reading stopped early, if it did. Read piece by piece (``read1``): gzip's
+    reading stopped early, if it did. Read piece by piece (``read1``): a decompressor's
     ``read(size)`` would lose what it had decompressed when the stream turns out cut
     short or corrupt."""
     parts: list[bytes] = []
@@ -589,9 +590,8 @@ def read_block(fh: BinaryIO, size: int | None = None) -> tuple[bytes, str | None
     while size is None or got < size:
         try:
             piece = read(1 << 22 if size is None else size - got)
-        except (OSError, EOFError, zlib.error) as exc:  # a gzip stream cut short or corrupt
-            why = (exc.strerror if isinstance(exc, OSError) else None) or str(exc) or type(exc).__name__
-            return b"".join(parts), why
+        except READ_ERRORS as exc:  # a compressed stream cut short or corrupt
+            return b"".join(parts), read_error_text(exc)
         if not piece:
             break
         parts.append(piece)
@@ -600,14 +600,27 @@ def read_block(fh: BinaryIO, size: int | None = None) -> tuple[bytes, str | None
 
 
 def open_input(path: str) -> BinaryIO:
-    import gzip
-
+    """``path`` opened for reading, decompressed when it is gzip, bzip2, xz or zstd (told
+    by its first bytes, whatever its name); :class:`InputError` when it cannot be opened."""
     try:
-        if path.endswith(".gz"):
-            return gzip.open(path, "rb")  # type: ignore[return-value]
-        return open(path, "rb")
+        raw = open(path, "rb")
     except OSError as exc:
         raise InputError(f"{path}: cannot open: {exc.strerror or exc}") from None
+    try:
+        kind = compression_of(raw.peek(HEAD)[:HEAD])
+    except OSError as exc:  # a folder, or an I/O error: the first read says so
+        raw.close()
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return raw if kind is None else decompressed(raw, kind)
+
+
+def open_stdin() -> BinaryIO:
+    """Standard input, decompressed when what is piped in is compressed (closing what
+    this returns closes standard input)."""
+    stdin = sys.stdin.buffer
+    peek = getattr(stdin, "peek", None)
+    kind = compression_of(peek(HEAD)[:HEAD]) if peek is not None else None
+    return stdin if kind is None else decompressed(stdin, kind)
 
 
 _WORKER_TABLE: RuleTable | None = None

@@ -94,7 +94,7 @@ def cli() -> None:
 @cli.command("classify")
 @click.option("--taxonomy", "-t", required=True, type=_taxonomy_choice(), help="Taxonomy to classify into.")
 @click.option("--table", "table_path", type=click.Path(dir_okay=False), help="A rule table file (e.g. one exported by `failtax tune`) instead of the shipped default.")
-@click.option("--text", "as_text", is_flag=True, help="Classify each FILE (or stdin) as one whole text, e.g. a stderr capture (.gz read decompressed).")
+@click.option("--text", "as_text", is_flag=True, help="Classify each FILE (or stdin) as one whole text, e.g. a stderr capture (gzip, bzip2, xz and zstd read decompressed).")
 @click.option("--exit-code", type=int, help="With --text: the exit code that went with the text.")
 @click.option("--signal", "posix_signal", callback=lambda _ctx, _param, value: _signal_option(value),
               help="With --text: the terminating signal (number or name such as SIGKILL).")
@@ -136,7 +136,7 @@ def classify_cmd(taxonomy: str, table_path: str | None, as_text: bool, exit_code
     if as_text:
         sources = files or ("-",)
         for src in sources:
-            data = sys.stdin.buffer.read() if src == "-" else _read_whole(src)
+            data = _read_whole(src)
             rec: dict[str, Any] = {"text": data.decode("utf-8", "replace")}
             if exit_code is not None:
                 rec["exit_code"] = exit_code
@@ -189,14 +189,17 @@ def _jsonl_hint(opening: bytes, name: str, taxonomy: str) -> str | None:
 
 
 def _read_whole(path: str, size: int | None = None) -> bytes:
-    """A file's bytes (up to ``size``; a ``.gz`` file's decompressed), opened as
-    ``failtax classify`` opens its inputs; one it cannot read is an InputError naming it."""
-    from failtax.batch import open_input, read_block
+    """A file's bytes, or standard input's for ``-`` (up to ``size``; compressed ones
+    decompressed), read as ``failtax classify`` reads its inputs; one it cannot read is
+    an InputError naming it."""
+    import contextlib
 
-    with open_input(path) as fh:
+    from failtax.batch import open_input, open_stdin, read_block
+
+    with contextlib.nullcontext(open_stdin()) if path == "-" else open_input(path) as fh:
         data, failed = read_block(fh, size)
-    if failed is not None:  # a corrupt or truncated gzip stream
-        raise InputError(f"{path}: cannot read: {failed}")
+    if failed is not None:  # a corrupt or truncated compressed stream
+        raise InputError(f"{'<stdin>' if path == '-' else path}: cannot read: {failed}")
     return data
 
 
@@ -214,11 +217,19 @@ def _opening_bytes(path: str) -> bytes:
 
 def _classify_progress(paths: Sequence[str], *, show: bool) -> Any:
     """A bar of input bytes classified (on stderr; off unless ``show``). Its total is the
-    files' size when every input is a plain file; stdin or gzip leave it open-ended."""
+    files' size when every input is an uncompressed file; stdin or a compressed file
+    leave it open-ended."""
     from tqdm import tqdm
 
-    plain = all(p != "-" and not p.endswith(".gz") and Path(p).is_file() for p in paths)
-    total = sum(Path(p).stat().st_size for p in paths) if plain else None
+    from failtax._compressed import compression
+
+    def uncompressed(p: str) -> bool:
+        try:
+            return p != "-" and Path(p).is_file() and compression(p) is None
+        except OSError:
+            return False
+
+    total = sum(Path(p).stat().st_size for p in paths) if all(map(uncompressed, paths)) else None
     return tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, desc="classifying",
                 file=sys.stderr, leave=False, disable=not show)
 
@@ -259,7 +270,7 @@ def verdict_cmd(files: tuple[str, ...]) -> None:
     outcomes: list[TestOutcome] = []
     errors: list[str] = []
     for line in iter_lines(files):
-        if isinstance(line, ReadFailure):  # a gzip cut short: the lines before it still count
+        if isinstance(line, ReadFailure):  # a compressed file cut short: the lines before it still count
             errors.append(str(line))
             continue
         where, n, raw = line
@@ -832,7 +843,8 @@ def load_cmd(paths: tuple[str, ...], db: str | None, as_json: bool, show_quarant
 
     \b
     PATHS are files, globs ('logs/**/*.jsonl', quote them) or directories (searched
-    for *.jsonl, *.ndjson, *.log and their .gz). Each line is told apart as one of:
+    for *.jsonl, *.ndjson, *.log and their .gz, .bz2, .xz or .zst; a compressed file
+    is told by its bytes, whatever its name). Each line is told apart as one of:
       failure-event   seed 000: ts, eventType, skillName, aiClassification, ...
       lifecycle       seed 001: timestamp, severity, event, feature_id, session_id, ...
       retry-log       seed 003: ts with failures or must_fix_keys, optional scope

@@ -329,7 +329,8 @@ def test_classify_text_mode_options_are_checked(tmp_path: Path) -> None:
     assert p.returncode == 2
     no_traceback(p)
     assert f"{missing}: cannot open: No such file or directory" in p.stderr.decode()
-    # a gzip capture is read decompressed; one that is not gzip at all is named, not a crash
+    # a gzip capture is read decompressed; one named .gz that holds plain text is read as
+    # the text it holds (a file is told by its bytes); a gzip stream cut short is named
     zipped = tmp_path / "stderr.txt.gz"
     zipped.write_bytes(gzip.compress(b"starting\nKilled\n"))
     p = run("classify", "-t", "agent-run", "--text", str(zipped))
@@ -337,9 +338,13 @@ def test_classify_text_mode_options_are_checked(tmp_path: Path) -> None:
     fake = tmp_path / "fake.gz"
     fake.write_bytes(b"Killed\n")
     p = run("classify", "-t", "agent-run", "--text", str(fake))
+    assert p.returncode == 0 and json.loads(p.stdout)["bucket"] == "killed"
+    cut = tmp_path / "cut.gz"
+    cut.write_bytes(gzip.compress(b"starting\nKilled\n")[:12])
+    p = run("classify", "-t", "agent-run", "--text", str(cut))
     assert p.returncode == 2 and p.stdout == b""
     no_traceback(p)
-    assert f"{fake}: cannot read: Not a gzipped file" in p.stderr.decode()
+    assert f"{cut}: cannot read: Compressed file ended before the end-of-stream marker was reached" in p.stderr.decode()
 
 
 def test_classify_and_verdict_read_a_gzip_cut_short_up_to_the_cut(tmp_path: Path) -> None:

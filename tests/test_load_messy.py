@@ -548,7 +548,7 @@ def test_a_directory_of_mixed_entries_loads_what_it_can_read(tmp_path: Path, mon
     gone.write_text(_line(7) + "\n")
     late = d / "late.jsonl"
     late.write_text(_line(8) + "\n")
-    real_find, real_is_gzip = loader.find_files, loader.is_gzip
+    real_find, real_is_compressed = loader.find_files, loader.is_compressed
 
     def find_then_rotate(paths):  # removed after it was found, before it was planned
         found = real_find(paths)
@@ -556,13 +556,13 @@ def test_a_directory_of_mixed_entries_loads_what_it_can_read(tmp_path: Path, mon
         return found
 
     def plan_then_rotate(path):  # removed after it was planned, before it was read
-        out = real_is_gzip(path)
+        out = real_is_compressed(path)
         if Path(path) == late.resolve():
             late.unlink()
         return out
 
     monkeypatch.setattr(loader, "find_files", find_then_rotate)
-    monkeypatch.setattr(loader, "is_gzip", plan_then_rotate)
+    monkeypatch.setattr(loader, "is_compressed", plan_then_rotate)
     db = tmp_path / "t.duckdb"
     # the same file given again, by a glob and by its directory, is read once
     tel = load([d, str(d / "*.jsonl"), d / "a.jsonl", d / "sub"], db=db)

@@ -6,9 +6,11 @@ their 1-based line numbers. Lines that are not valid UTF-8 are found with the
 standard decoder (which stops only at a bad byte) and handed back separately, so the
 database only ever sees valid text. Gzip files are decompressed as a stream, member by
 member, each member's CRC checked (a member that fails it is reported with the lines it
-gave, which the loader then takes out of the tables); a file that opens with a UTF-16
-byte order mark (PowerShell 5's ``>`` writes those) is transcoded to UTF-8 as it is
-read, and its offsets count the UTF-8 bytes, as a gzip file's count the decompressed ones.
+gave, which the loader then takes out of the tables); bzip2, xz and zstd files (told by
+their first bytes, as gzip ones are) are decompressed as a stream too, a damaged or
+cut-short one read up to where it fails; a file that opens with a UTF-16 byte order mark
+(PowerShell 5's ``>`` writes those) is transcoded to UTF-8 as it is read, and its offsets
+count the UTF-8 bytes, as a compressed file's count the decompressed ones.
 """
 
 from __future__ import annotations
@@ -31,19 +33,22 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from failtax._compressed import READ_ERRORS, compression, decompressed
 from failtax.errors import TelemetryError
 from failtax.evidence import Utf16AsUtf8 as _Utf16AsUtf8
 from failtax.evidence import without_utf8_bom
 
 __all__ = ["NUL_RUNS_CAUSE", "BadLine", "Chunk", "FileIdentity", "count_files", "discover_files", "file_identity",
-           "find_files", "prefetch", "read_chunks", "show_nul_runs", "tail_matches"]
+           "find_files", "is_compressed", "prefetch", "read_chunks", "show_nul_runs", "tail_matches"]
 
 #: Suffixes picked up when a directory is given (explicit files are read whatever their name).
-TELEMETRY_SUFFIXES = (".jsonl", ".ndjson", ".log", ".jsonl.gz", ".ndjson.gz", ".log.gz", ".json.gz")
+TELEMETRY_SUFFIXES = tuple(base + packed for base in (".jsonl", ".ndjson", ".log", ".json")
+                           for packed in ("", ".gz", ".bz2", ".xz", ".zst") if (base, packed) != (".json", ""))
 #: The same, with the numbers and dates log rotation puts after them (app.jsonl.1,
-#: app.jsonl.2.gz, app.jsonl-20260907): a file renamed by rotation keeps being found, so
-#: its lines are not lost when the live file, replaced, is reloaded.
-_TELEMETRY_NAME = re.compile(r"\.(?:jsonl|ndjson|log)(?:[.-][0-9][0-9-]*)?(?:\.gz)?$|\.json\.gz$")
+#: app.jsonl.2.gz, app.jsonl-20260907.zst): a file renamed by rotation keeps being found,
+#: so its lines are not lost when the live file, replaced, is reloaded.
+_TELEMETRY_NAME = re.compile(r"\.(?:jsonl|ndjson|log)(?:[.-][0-9][0-9-]*)?(?:\.(?:gz|bz2|xz|zst))?$"
+                             r"|\.json\.(?:gz|bz2|xz|zst)$")
 HEAD_BYTES = 1024
 #: Bytes before the resume point compared again when a file has grown (see tail_matches).
 TAIL_BYTES = 1024
@@ -154,7 +159,7 @@ def discover_files(paths_or_globs: Iterable[str | os.PathLike[str]] | str | os.P
     """Expand files, globs and directories into a sorted list of distinct files.
 
     Directories are searched recursively for ``*.jsonl``, ``*.ndjson``, ``*.log``, their
-    ``.gz`` forms and the names log rotation gives them (``*.jsonl.1``, ``*.log.2.gz``,
+    ``.gz``, ``.bz2``, ``.xz`` and ``.zst`` forms and the names log rotation gives them (``*.jsonl.1``, ``*.log.2.gz``,
     ``*.jsonl-20260907``); hidden files are skipped. A file named explicitly is taken
     whatever its name. An input that matches nothing raises :class:`TelemetryError`.
     :func:`find_files` also says which files of the directories were left out.
@@ -216,8 +221,9 @@ def find_files(
         else:
             raise TelemetryError(f"{s}: no such file or directory")
         if not hits:
-            raise TelemetryError(f"{s}: matched no telemetry files ({', '.join('*' + x for x in TELEMETRY_SUFFIXES)}, "
-                                 "and rotated ones such as *.jsonl.1 or *.jsonl-20260907.gz)")
+            raise TelemetryError(f"{s}: matched no telemetry files (*.jsonl, *.ndjson, *.log, those and *.json "
+                                 "compressed as .gz, .bz2, .xz or .zst, and rotated ones such as *.jsonl.1 or "
+                                 "*.jsonl-20260907.gz)")
         for q in hits:
             found.setdefault(str(q.resolve()), q.resolve())
     left_out = [passed[k] for k in sorted(passed) if k not in found]
@@ -244,10 +250,10 @@ def _is_telemetry_name(p: Path, *, root: Path) -> bool:
     return not _is_hidden(p, root=root) and _TELEMETRY_NAME.search(p.name.lower()) is not None
 
 
-def is_gzip(path: str | os.PathLike[str]) -> bool:
-    """True for a gzip file (by its magic bytes, whatever its name)."""
-    with open(path, "rb") as fh:
-        return fh.read(2) == b"\x1f\x8b"
+def is_compressed(path: str | os.PathLike[str]) -> bool:
+    """True for a gzip, bzip2, xz or zstd file (by its magic bytes, whatever its name):
+    its offsets count decompressed bytes."""
+    return compression(path) is not None
 
 
 def read_chunks(
@@ -261,14 +267,14 @@ def read_chunks(
 ) -> Iterator[Chunk]:
     """Yield ``path``'s lines from byte ``offset`` on, numbered from ``first_line``.
 
-    ``offset`` counts bytes of the decompressed stream for gzip files. ``on_bytes`` is
+    ``offset`` counts bytes of the decompressed stream for compressed files. ``on_bytes`` is
     called with the number of file bytes consumed since its last call (for progress).
     ``size``, when given, is the file's size as it was measured: bytes written after it
     are not read (a writer that keeps appending would otherwise never let the read end),
     and a line they complete is read whole by the next load.
     """
     try:
-        gz = is_gzip(path)
+        kind = compression(path)
         raw = open(path, "rb")
         if size is not None:
             raw = _Upto(raw, size)
@@ -278,12 +284,13 @@ def read_chunks(
                                  detail=f"cannot read the file: {exc.strerror or exc}", raw=""),), opened=False)
         return
     try:
-        members = _GzipMembers(raw) if gz else None
-        stream = members if members is not None else raw
-        utf16 = _opens_with_utf16_bom(stream, gz=gz)
+        members = _GzipMembers(raw) if kind == "gzip" else None
+        stream = members if members is not None else decompressed(raw, kind) if kind is not None else raw
+        unreadable = f"{kind} stream unreadable" if kind is not None else "file unreadable"
+        utf16 = _opens_with_utf16_bom(stream, packed=kind is not None)
         if utf16:
             stream = _Utf16AsUtf8(stream)
-        skip = gz or utf16  # offsets count bytes of a decoded stream: read up to them
+        skip = kind is not None or utf16  # offsets count bytes of a decoded stream: read up to them
         pos_seen = 0
 
         def report() -> None:
@@ -304,8 +311,8 @@ def read_chunks(
                         if not got:
                             break
                         left -= len(got)
-                except (OSError, EOFError, zlib.error) as exc:
-                    failure = f"{'gzip stream' if gz else 'file'} unreadable: {exc}"
+                except READ_ERRORS as exc:
+                    failure = f"{unreadable}: {exc}"
             else:
                 raw.seek(offset)
                 pos_seen = offset
@@ -320,7 +327,7 @@ def read_chunks(
         while failure is None:
             data, error = _read_block(stream, chunk_bytes, piece=(64 << 10) if skip else chunk_bytes)
             if error is not None:
-                failure = f"{'gzip stream' if gz else 'file'} unreadable: {error}"
+                failure = f"{unreadable}: {error}"
             if not data:
                 break
             if too_long is None and carry and not at_start:
@@ -558,14 +565,14 @@ class _GzipMembers:
         return next_line if self.member_line is None else self.member_line
 
 
-def _opens_with_utf16_bom(stream: Any, *, gz: bool) -> bool:
+def _opens_with_utf16_bom(stream: Any, *, packed: bool) -> bool:
     """True when the (decompressed) stream starts with a UTF-16 byte order mark; the
     stream is left at its start."""
     try:
-        head = stream.peek(2)[:2] if gz else stream.read(2)
-    except (OSError, EOFError, zlib.error):
-        head = b""  # a broken gzip stream: the normal read reports it
-    if not gz:
+        head = stream.peek(2)[:2] if packed else stream.read(2)
+    except READ_ERRORS:
+        head = b""  # a broken compressed stream: the normal read reports it
+    if not packed:
         stream.seek(0)
     return head in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
@@ -661,7 +668,7 @@ def _read_block(stream: Any, size: int, *, piece: int) -> tuple[bytes, str | Non
         try:
             # read1: one decompression step at a time, so a broken stream loses little
             data = stream.read1(min(piece, size - got)) if hasattr(stream, "read1") else stream.read(size - got)
-        except (OSError, EOFError, zlib.error) as exc:
+        except READ_ERRORS as exc:
             return b"".join(parts), str(exc) or type(exc).__name__
         if not data:
             break

@@ -1,12 +1,12 @@
 """Load failure telemetry into DuckDB without losing a good row or hiding a bad one.
 
-:func:`load` reads files, globs, directories and ``.gz`` files; tells the four line
-formats apart per line; keeps every good line as a row of ``events`` (declared column
-types, all formats in one schema with a ``source`` column); puts every bad line into
-``quarantine`` with its file, line number, reason and raw text; drops exact duplicate
-lines (found by a 64-bit hash, confirmed by the text or the line's whole 128-bit XXH3);
-and builds the views (``signals``, ``decisions``, ``lifecycle``, ``retry_streaks``,
-``agent_failures`` …, see :mod:`failtax.telemetry.views`).
+:func:`load` reads files, globs, directories and compressed files (gzip, bzip2, xz,
+zstd); tells the four line formats apart per line; keeps every good line as a row of
+``events`` (declared column types, all formats in one schema with a ``source`` column);
+puts every bad line into ``quarantine`` with its file, line number, reason and raw
+text; drops exact duplicate lines (found by a 64-bit hash, confirmed by the text or the
+line's whole 128-bit XXH3); and builds the views (``signals``, ``decisions``,
+``lifecycle``, ``retry_streaks``, ``agent_failures`` …, see :mod:`failtax.telemetry.views`).
 
 Records that are not one per line are read too: several objects on one line, objects
 beside NUL bytes or record separators, an array of objects on one line, an object and a
@@ -67,7 +67,7 @@ from failtax.telemetry.files import (
     FileIdentity,
     count_files,
     find_files,
-    is_gzip,
+    is_compressed,
     numpy_array,
     prefetch,
     read_chunks,
@@ -346,7 +346,7 @@ def load(
     Parameters
     ----------
     paths_or_globs : files, glob patterns (``**`` allowed), or directories (searched
-        for ``*.jsonl``, ``*.ndjson``, ``*.log``, their ``.gz`` and rotated forms such as
+        for ``*.jsonl``, ``*.ndjson``, ``*.log``, their ``.gz``/``.bz2``/``.xz``/``.zst`` and rotated forms such as
         ``*.jsonl.1`` or ``*.jsonl-20260907.gz``); one or a list.
     db : a database file to create or extend incrementally; ``None`` loads into memory.
     progress : show a progress bar on stderr; default: only when stderr is a terminal.
@@ -559,7 +559,7 @@ def _refuse_foreign_file(path: Path) -> None:
     at, magic = _DUCKDB_MAGIC
     if head[at:at + len(magic)] != magic:
         what = "an empty file" if not head else "not a DuckDB database file"
-        raise TelemetryError(f"{path}: {what}; telemetry files (JSON Lines, gzip) are read with "
+        raise TelemetryError(f"{path}: {what}; telemetry files (JSON Lines, compressed or not) are read with "
                              "`failtax load FILES --db DB` or --telemetry FILES")
 
 
@@ -647,7 +647,7 @@ def _ingest(
     for f in files:
         try:
             ident = FileIdentity.of(f)
-            gz = is_gzip(f)
+            gz = is_compressed(f)
         except OSError as exc:
             # Not readable now (permissions, an I/O error, removed since it was found): it
             # costs only itself, and is tried again by the next load.
