@@ -608,9 +608,8 @@ def open_input(path: str) -> BinaryIO:
         raise InputError(f"{path}: cannot open: {exc.strerror or exc}") from None
     try:
         kind = compression_of(raw.peek(HEAD)[:HEAD])
-    except OSError as exc:  # a folder, or an I/O error: the first read says so
-        raw.close()
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except OSError:  # an I/O error: the first read says so, in the file's place in the output
+        return raw
     return raw if kind is None else decompressed(raw, kind)
 
 

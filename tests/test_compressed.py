@@ -231,3 +231,15 @@ def test_the_cli_reads_compressed_files_and_standard_input(tmp_path: Path) -> No
     for args, stdin in (([str(stderr_file)], b""), ([], COMPRESS["gzip"](capture))):
         p = subprocess.run([*CMD, "classify", "-t", "agent-run", "--text", *args], input=stdin, capture_output=True)
         assert p.returncode == 0 and json.loads(p.stdout)["bucket"] == "rate_limited", (args, p.stderr)
+
+
+def test_telling_the_format_of_an_unreadable_file_costs_only_that_file(tmp_path: Path) -> None:
+    """A file that opens but cannot be read (an I/O error, here /proc/self/mem through a
+    link) is answered with one error line in its place, and the next file is classified."""
+    eio = tmp_path / "eio.jsonl"
+    eio.symlink_to("/proc/self/mem")
+    after = tmp_path / "after.jsonl.zst"
+    after.write_bytes(COMPRESS["zstd"](b'{"text": "HTTP 401 Unauthorized"}\n'))
+    got = _answers([eio, after])
+    assert got[0] == {"error": f"{eio}:1: cannot read from this line on: Input/output error"}
+    assert got[1]["bucket"] == "auth" and len(got) == 2

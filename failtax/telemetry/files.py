@@ -159,8 +159,8 @@ def discover_files(paths_or_globs: Iterable[str | os.PathLike[str]] | str | os.P
     """Expand files, globs and directories into a sorted list of distinct files.
 
     Directories are searched recursively for ``*.jsonl``, ``*.ndjson``, ``*.log``, their
-    ``.gz``, ``.bz2``, ``.xz`` and ``.zst`` forms and the names log rotation gives them (``*.jsonl.1``, ``*.log.2.gz``,
-    ``*.jsonl-20260907``); hidden files are skipped. A file named explicitly is taken
+    ``.gz``, ``.bz2``, ``.xz`` and ``.zst`` forms and the names log rotation gives them
+    (``*.jsonl.1``, ``*.log.2.gz``, ``*.jsonl-20260907``); hidden files are skipped. A file named explicitly is taken
     whatever its name. An input that matches nothing raises :class:`TelemetryError`.
     :func:`find_files` also says which files of the directories were left out.
 
