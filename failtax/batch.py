@@ -723,24 +723,37 @@ def classify_jsonl(paths: Sequence[str], *, table: RuleTable, out: Any, n_jobs: 
         ctx, shipped = mp.get_context("fork"), None
     else:
         ctx, shipped = mp.get_context("spawn"), plan
+    refused: OSError | None = None  # the output refused a write (a full disk, a closed pipe)
     with ctx.Pool(jobs, initializer=_worker_init, initargs=(table, engine, shipped)) as pool:
         errors = 0
         pending: deque[tuple[int, Any]] = deque()
 
         def write_oldest() -> int:
+            nonlocal refused
             size, answer = pending.popleft()
             data, e = answer.get()
-            out.write(data)
-            advance(size)
+            if refused is None:
+                try:
+                    out.write(data)
+                except OSError as exc:
+                    refused = exc
+                advance(size)
             return e
 
         for chunk in itertools.chain(head, chunks):
+            if refused is not None:
+                break
             if isinstance(chunk, ReadFailure):  # answered here, in its place in the output
                 pending.append((0, _Answered((_dump_line({"error": str(chunk)}), 1))))
             else:
                 pending.append((len(chunk[2]), pool.apply_async(_worker_chunk, (chunk,))))
             while len(pending) >= 2 * jobs:
                 errors += write_oldest()
+        # The chunks under way are finished (at most two per worker) before the pool is
+        # closed, also when the output refused a write: terminating workers in the middle
+        # of a task can leave the pool waiting forever on a lock one of them held.
         while pending:
             errors += write_oldest()
+    if refused is not None:
+        raise refused
     return errors
