@@ -19,7 +19,8 @@ from typing import Any, BinaryIO
 
 import zstandard
 
-__all__ = ["HEAD", "READ_ERRORS", "SUFFIXES", "compression", "compression_of", "decompressed", "read_error_text"]
+__all__ = ["HEAD", "READ_ERRORS", "SUFFIXES", "compression", "compression_of", "decompressed", "decompressing",
+           "read_error_text"]
 
 #: What reading a damaged or cut-short compressed stream can raise.
 READ_ERRORS: tuple[type[BaseException], ...] = (OSError, EOFError, zlib.error, lzma.LZMAError, zstandard.ZstdError)
@@ -108,6 +109,18 @@ class _Owning(_Closing):
             self.inner.close()
         finally:
             self.raw.close()
+
+
+def decompressing(raw: BinaryIO) -> Any:
+    """``raw`` itself, or a reader of its decompressed bytes when its first bytes (peeked,
+    not consumed) say it is compressed. A stream that cannot be peeked, or whose peek
+    fails with an I/O error, is given back as it is: its first read says why."""
+    peek = getattr(raw, "peek", None)
+    try:
+        kind = compression_of(peek(HEAD)[:HEAD]) if peek is not None else None
+    except OSError:
+        return raw
+    return raw if kind is None else decompressed(raw, kind)
 
 
 def read_error_text(exc: BaseException) -> str:

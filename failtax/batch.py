@@ -53,7 +53,7 @@ import re2
 from failtax._batch_input import Columns, frame_columns, prepare, raw_from_records
 from failtax._batch_plan import Plan, plan_for, register_plan
 from failtax._batch_resolve import Part, Want, run, singles
-from failtax._compressed import HEAD, READ_ERRORS, compression_of, decompressed, read_error_text
+from failtax._compressed import READ_ERRORS, decompressing, read_error_text
 from failtax.classify import Classification, classify
 from failtax.errors import InputError
 from failtax.evidence import Utf16AsUtf8, tail_lines, without_utf8_bom
@@ -606,20 +606,13 @@ def open_input(path: str) -> BinaryIO:
         raw = open(path, "rb")
     except OSError as exc:
         raise InputError(f"{path}: cannot open: {exc.strerror or exc}") from None
-    try:
-        kind = compression_of(raw.peek(HEAD)[:HEAD])
-    except OSError:  # an I/O error: the first read says so, in the file's place in the output
-        return raw
-    return raw if kind is None else decompressed(raw, kind)
+    return decompressing(raw)
 
 
 def open_stdin() -> BinaryIO:
     """Standard input, decompressed when what is piped in is compressed (closing what
     this returns closes standard input)."""
-    stdin = sys.stdin.buffer
-    peek = getattr(stdin, "peek", None)
-    kind = compression_of(peek(HEAD)[:HEAD]) if peek is not None else None
-    return stdin if kind is None else decompressed(stdin, kind)
+    return decompressing(sys.stdin.buffer)
 
 
 _WORKER_TABLE: RuleTable | None = None

@@ -36,9 +36,7 @@ class _Group(click.Group):
             click.echo(f"failtax: error: {exc}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
         except OSError as exc:  # a path given that cannot be made, read or written: say which, and why
-            if _no_room(exc):
-                ctx.exit(EXIT_INTERNAL)
-            if exc.filename is None:
+            if exc.filename is None:  # (a refused write of standard output: said by main)
                 raise
             click.echo(f"failtax: error: {describe_os_error(exc)}", err=True)
             ctx.exit(EXIT_BAD_INPUT)

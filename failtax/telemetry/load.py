@@ -647,7 +647,7 @@ def _ingest(
     for f in files:
         try:
             ident = FileIdentity.of(f)
-            gz = is_compressed(f)
+            packed = is_compressed(f)
         except OSError as exc:
             # Not readable now (permissions, an I/O error, removed since it was found): it
             # costs only itself, and is tried again by the next load.
@@ -670,9 +670,9 @@ def _ingest(
                 same = False
             if not same:  # rewritten with the same first lines and more: not grown
                 status, offset, lines = "replaced", 0, 0
-        plans.append((f, ident, gz, status, offset, lines, before_row))
+        plans.append((f, ident, packed, status, offset, lines, before_row))
         if status != "unchanged":
-            total_bytes += ident.size - (0 if gz else offset)
+            total_bytes += ident.size - (0 if packed else offset)
 
     bar = _progress_bar(total_bytes, enabled=progress)
     batch = _Batch(con, autocommit=autocommit)
@@ -743,7 +743,7 @@ def _ingest(
             if step == "block":
                 batch.insert(item)
                 continue
-            f, ident, gz, status, offset, lines, known = todo[i]
+            f, ident, packed, status, offset, lines, known = todo[i]
             path = str(f)
             if step == "chunk" and not item.opened:  # gone or unreadable since it was planned
                 opened[path] = False
@@ -766,7 +766,7 @@ def _ingest(
                 con.execute(
                     'INSERT INTO _files (path, size, mtime_ns, head_hash, "offset", lines, gzip, loaded_at, head_len, '
                     "tail_hash, tail_len) VALUES (?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?, ?, ?)",
-                    [path, ident.size, ident.mtime_ns, ident.head_hash, resume_offset, resume_lines, gz, ident.head_len,
+                    [path, ident.size, ident.mtime_ns, ident.head_hash, resume_offset, resume_lines, packed, ident.head_len,
                      *(resume_tail or (None, None))],
                 )
         batch.finish()
