@@ -20,7 +20,7 @@ from typing import Any, BinaryIO
 import zstandard
 
 __all__ = ["HEAD", "READ_ERRORS", "SUFFIXES", "compression", "compression_of", "decompressed", "decompressing",
-           "read_error_text"]
+           "read_block", "read_error_text"]
 
 #: What reading a damaged or cut-short compressed stream can raise.
 READ_ERRORS: tuple[type[BaseException], ...] = (OSError, EOFError, zlib.error, lzma.LZMAError, zstandard.ZstdError)
@@ -121,6 +121,27 @@ def decompressing(raw: BinaryIO) -> Any:
     except OSError:
         return raw
     return raw if kind is None else decompressed(raw, kind)
+
+
+def read_block(fh: Any, size: int | None = None, *, piece: int | None = None) -> tuple[bytes, str | None]:
+    """Up to ``size`` bytes of ``fh`` (all of it when None; fewer only at its end), and why
+    reading stopped early, if it did. Read a step at a time (``read1``, at most ``piece``
+    bytes each): a decompressor's ``read(size)`` would lose what it had decompressed when
+    the stream turns out cut short or corrupt."""
+    parts: list[bytes] = []
+    got = 0
+    read = getattr(fh, "read1", fh.read)
+    while size is None or got < size:
+        want = 1 << 22 if size is None else size - got
+        try:
+            data = read(want if piece is None else min(piece, want))
+        except READ_ERRORS as exc:  # a compressed stream cut short or corrupt, an I/O error
+            return b"".join(parts), read_error_text(exc)
+        if not data:
+            break
+        parts.append(data)
+        got += len(data)
+    return (parts[0] if len(parts) == 1 else b"".join(parts)), None
 
 
 def read_error_text(exc: BaseException) -> str:

@@ -53,7 +53,7 @@ import re2
 from failtax._batch_input import Columns, frame_columns, prepare, raw_from_records
 from failtax._batch_plan import Plan, plan_for, register_plan
 from failtax._batch_resolve import Part, Want, run, singles
-from failtax._compressed import READ_ERRORS, decompressing, read_error_text
+from failtax._compressed import READ_ERRORS, decompressing, read_block
 from failtax.classify import Classification, classify
 from failtax.errors import InputError
 from failtax.evidence import Utf16AsUtf8, tail_lines, without_utf8_bom
@@ -577,26 +577,6 @@ def _as_utf8(fh: BinaryIO) -> BinaryIO:
     except READ_ERRORS:  # a broken compressed stream: the first read says so
         return fh
     return Utf16AsUtf8(fh) if head in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) else fh  # type: ignore[return-value]
-
-
-def read_block(fh: BinaryIO, size: int | None = None) -> tuple[bytes, str | None]:
-    """Up to ``size`` bytes of ``fh`` (all of it when None; fewer only at its end), and why
-    reading stopped early, if it did. Read piece by piece (``read1``): a decompressor's
-    ``read(size)`` would lose what it had decompressed when the stream turns out cut
-    short or corrupt."""
-    parts: list[bytes] = []
-    got = 0
-    read = getattr(fh, "read1", fh.read)
-    while size is None or got < size:
-        try:
-            piece = read(1 << 22 if size is None else size - got)
-        except READ_ERRORS as exc:  # a compressed stream cut short or corrupt
-            return b"".join(parts), read_error_text(exc)
-        if not piece:
-            break
-        parts.append(piece)
-        got += len(piece)
-    return b"".join(parts), None
 
 
 def open_input(path: str) -> BinaryIO:

@@ -192,7 +192,8 @@ def _read_whole(path: str, size: int | None = None) -> bytes:
     an InputError naming it."""
     import contextlib
 
-    from failtax.batch import open_input, open_stdin, read_block
+    from failtax._compressed import read_block
+    from failtax.batch import open_input, open_stdin
 
     with contextlib.nullcontext(open_stdin()) if path == "-" else open_input(path) as fh:
         data, failed = read_block(fh, size)

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from failtax._compressed import READ_ERRORS, compression, decompressed
+from failtax._compressed import READ_ERRORS, compression, decompressed, read_block
 from failtax.errors import TelemetryError
 from failtax.evidence import Utf16AsUtf8 as _Utf16AsUtf8
 from failtax.evidence import without_utf8_bom
@@ -325,7 +325,7 @@ def read_chunks(
         consumed = offset
         at_start = offset == 0  # a UTF-8 byte order mark opening the file is not part of line 1
         while failure is None:
-            data, error = _read_block(stream, chunk_bytes, piece=(64 << 10) if skip else chunk_bytes)
+            data, error = read_block(stream, chunk_bytes, piece=(64 << 10) if skip else chunk_bytes)
             if error is not None:
                 failure = f"{unreadable}: {error}"
             if not data:
@@ -658,23 +658,6 @@ def prefetch(items: Iterator[Any], *, depth: int) -> Iterator[Any]:
     finally:
         stop.set()
         worker.join()
-
-
-def _read_block(stream: Any, size: int, *, piece: int) -> tuple[bytes, str | None]:
-    """Up to ``size`` bytes, read in pieces so that a stream failing midway keeps what it gave."""
-    parts: list[bytes] = []
-    got = 0
-    while got < size:
-        try:
-            # read1: one decompression step at a time, so a broken stream loses little
-            data = stream.read1(min(piece, size - got)) if hasattr(stream, "read1") else stream.read(size - got)
-        except READ_ERRORS as exc:
-            return b"".join(parts), str(exc) or type(exc).__name__
-        if not data:
-            break
-        parts.append(data)
-        got += len(data)
-    return (parts[0] if len(parts) == 1 else b"".join(parts)), None
 
 
 _NUMPY_TYPES = {"int64": np.int64, "int32": np.int32}
