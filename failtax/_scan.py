@@ -33,25 +33,23 @@ every record tried (see :class:`failtax._batch_plan.Plan`).
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import hashlib
 import json
-import os
 import platform
 import sys
 from array import array
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from re import _parser as sre_parse  # type: ignore[attr-defined]
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
+from failtax._cache import kept as _kept
+from failtax._cache import kept_file as _kept_file
+from failtax._cache import source_digest
 from failtax.evidence import ascii_lower
-
-_T = TypeVar("_T")
 
 __all__ = [
     "FOLD_RISK",
@@ -617,12 +615,8 @@ def _tuple(v: Any) -> tuple[str, ...] | None:
     return tuple(v) if v is not None else None
 
 
-@functools.cache
 def _source_digest() -> str | None:
-    try:
-        return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
-    except OSError:  # no readable source (a frozen build): nothing is kept
-        return None
+    return source_digest(__file__)
 
 
 def _prefilter_path(alts: Sequence[str], superset: bool) -> Path | None:
@@ -805,67 +799,6 @@ class HyperscanEngine:
 # compiled from, and read back in milliseconds. A cache that cannot be read or written
 # only costs the compile.
 _CACHE_FORMAT = 2  # 2: literals compiled with HS_FLAG_SINGLEMATCH
-
-
-def cache_dir() -> Path | None:
-    """Where compiled pattern databases are kept: ``$FAILTAX_CACHE_DIR`` (empty: nowhere),
-    else ``$XDG_CACHE_HOME/failtax`` or ``~/.cache/failtax``."""
-    env = os.environ.get("FAILTAX_CACHE_DIR")
-    if env is not None:
-        return Path(env) if env else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "failtax"
-
-
-def _kept_file(kind: str, key: Any, suffix: str) -> Path | None:
-    """The file in the cache folder's ``kind`` folder named by the hash of ``key`` (as
-    JSON); None when nothing is kept (``FAILTAX_CACHE_DIR`` empty)."""
-    folder = cache_dir()
-    if folder is None:
-        return None
-    return folder / kind / f"{hashlib.sha256(json.dumps(key).encode('utf-8')).hexdigest()}{suffix}"
-
-
-def _kept(path: Path | None, read: Callable[[Path], _T | None], make: Callable[[], _T],
-          write: Callable[[Path, _T], None]) -> _T:
-    """``read(path)`` when the kept file answers, else ``make()``, written to ``path``.
-
-    A miss is made under the lock of ``path`` and read again first, so processes that
-    want the same file at once (test workers, ``classify -j`` workers, Spark's Python
-    workers, a first run of a table) make it once and the others read it. Without a
-    path (``FAILTAX_CACHE_DIR`` empty) nothing is kept."""
-    if path is None:
-        return make()
-    got = read(path)
-    if got is None:
-        with _kept_file_lock(path):
-            got = read(path)
-            if got is None:
-                got = make()
-                write(path, got)
-    return got
-
-
-@contextlib.contextmanager
-def _kept_file_lock(path: Path) -> Iterator[None]:
-    """Hold an exclusive lock named for the kept file ``path`` (in the cache folder's
-    ``locks`` folder). Without locks (no ``fcntl``, a read-only folder) each process
-    makes the file for itself."""
-    try:
-        import fcntl
-
-        folder = path.parent.parent / "locks"
-        folder.mkdir(parents=True, exist_ok=True)
-        f = open(folder / f"{path.name}.lock", "a+b")  # noqa: SIM115 - held for the block below
-    except (ImportError, OSError):
-        yield
-        return
-    with f:
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX)
-        except OSError:
-            pass
-        yield
 
 
 def _cache_path(literal_exprs: Sequence[bytes], ids: Sequence[int], n_literals: int,

@@ -27,7 +27,7 @@ import pyarrow as pa
 import pytest
 
 import failtax
-from failtax import _batch_input, _scan
+from failtax import _batch_input, _cache, _scan
 from failtax.batch import (
     CHUNK_BYTES,
     classify_batch,
@@ -761,19 +761,19 @@ def test_a_compiled_database_is_kept_and_read_back(tmp_path: Path, monkeypatch: 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home"))
     monkeypatch.chdir(tmp_path / "cwd")
     _scan._engine.cache_clear()
-    assert _scan.cache_dir() is None
+    assert _cache.cache_dir() is None
     assert classify_batch(texts, taxonomy="replay", table=_fresh("replay")).equals(want)
     assert list((tmp_path / "home").iterdir()) == list((tmp_path / "cwd").iterdir()) == []
     assert len(list((tmp_path / "cache" / "hyperscan").glob("*"))) == 1
     # unset: the default folder under XDG_CACHE_HOME
     monkeypatch.delenv("FAILTAX_CACHE_DIR")
-    assert _scan.cache_dir() == tmp_path / "home" / "failtax"
+    assert _cache.cache_dir() == tmp_path / "home" / "failtax"
     _scan._engine.cache_clear()
 
 
 _COMPILE_ONCE = """
 import os, sys, time
-from failtax import _batch_input, _scan
+from failtax import _batch_input, _cache, _scan
 
 compile_ = _scan.HyperscanEngine._compile
 derive = _scan.Prefilter.of

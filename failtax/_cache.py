@@ -1,0 +1,95 @@
+"""Answers kept in the user's cache folder between processes (private).
+
+Some answers cost most of a second to derive and never change for the same input: a
+table's compiled hyperscan database, the regex prefilters of its alternatives, which of
+its regexes may join an RE2 set, a shipped table's parsed TOML. Every ``failtax``
+command, report and worker process would pay them again; they are kept in files named
+by the hash of everything they were derived from, so a changed input is never answered
+from an old file. A file that cannot be read or written only costs the derivation.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
+
+__all__ = ["cache_dir", "kept", "kept_file", "source_digest"]
+
+
+def cache_dir() -> Path | None:
+    """Where answers are kept: ``$FAILTAX_CACHE_DIR`` (empty: nowhere), else
+    ``$XDG_CACHE_HOME/failtax`` or ``~/.cache/failtax``."""
+    env = os.environ.get("FAILTAX_CACHE_DIR")
+    if env is not None:
+        return Path(env) if env else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "failtax"
+
+
+def kept_file(kind: str, key: Any, suffix: str) -> Path | None:
+    """The file in the cache folder's ``kind`` folder named by the hash of ``key`` (as
+    JSON); None when nothing is kept (``FAILTAX_CACHE_DIR`` empty)."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    return folder / kind / f"{hashlib.sha256(json.dumps(key).encode('utf-8')).hexdigest()}{suffix}"
+
+
+@functools.cache
+def source_digest(path: str) -> str | None:
+    """The SHA-256 of a module's source file (``__file__``), or None where it cannot be
+    read (a frozen build: then nothing derived by that module's rules is kept)."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def kept(path: Path | None, read: Callable[[Path], _T | None], make: Callable[[], _T],
+         write: Callable[[Path, _T], None]) -> _T:
+    """``read(path)`` when the kept file answers, else ``make()``, written to ``path``.
+
+    A miss is made under the lock of ``path`` and read again first, so processes that
+    want the same file at once (test workers, ``classify -j`` workers, Spark's Python
+    workers, a first run of a table) make it once and the others read it. Without a
+    path (``FAILTAX_CACHE_DIR`` empty) nothing is kept."""
+    if path is None:
+        return make()
+    got = read(path)
+    if got is None:
+        with _lock(path):
+            got = read(path)
+            if got is None:
+                got = make()
+                write(path, got)
+    return got
+
+
+@contextlib.contextmanager
+def _lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock named for the kept file ``path`` (in the cache folder's
+    ``locks`` folder). Without locks (no ``fcntl``, a read-only folder) each process
+    makes the file for itself."""
+    try:
+        import fcntl
+
+        folder = path.parent.parent / "locks"
+        folder.mkdir(parents=True, exist_ok=True)
+        f = open(folder / f"{path.name}.lock", "a+b")  # noqa: SIM115 - held for the block below
+    except (ImportError, OSError):
+        yield
+        return
+    with f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX)
+        except OSError:
+            pass
+        yield
