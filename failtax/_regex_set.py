@@ -16,11 +16,15 @@ literals occur.
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from failtax._cache import kept, kept_file, source_digest
 from failtax._scan import _parse
 
 __all__ = ["RegexSet", "wide_gap"]
@@ -92,6 +96,39 @@ def wide_gap(pattern: str) -> bool:
     return walk(list(tree))
 
 
+def _narrow(patterns: tuple[str, ...]) -> list[int]:
+    """The indices of ``patterns`` without a wide gap, kept in the cache folder between
+    processes: reading a table's ~900 regexes with Python's parser takes a quarter of a
+    second, which every command and worker paid again. Named by the patterns, the Python
+    version (its parser reads them) and the sources of the rules that decide."""
+    from failtax import _scan
+
+    def read(path: Path) -> list[int] | None:
+        try:
+            got = json.loads(path.read_bytes())
+        except Exception:  # noqa: BLE001 - absent, unreadable or damaged: derive again
+            return None
+        ok = isinstance(got, list) and all(type(i) is int and 0 <= i < len(patterns) for i in got)
+        return got if ok else None
+
+    def write(path: Path, chosen: list[int]) -> None:
+        from failtax.table import atomic_write_bytes
+
+        try:
+            atomic_write_bytes(path, json.dumps(chosen).encode("ascii"))
+        except OSError:
+            pass  # a read-only home, a full disk: the answer is only not kept
+
+    def make() -> list[int]:
+        return [i for i, p in enumerate(patterns) if not wide_gap(p)]
+
+    digests = [source_digest(__file__), source_digest(_scan.__file__)]
+    if None in digests:
+        return make()
+    return kept(kept_file("narrow-regexes", [*digests, sys.version_info[:3], list(patterns)], ".json"),
+                read, make, write)
+
+
 class RegexSet:
     """An RE2 ``Set`` of the given patterns that have no wide gap.
 
@@ -108,7 +145,7 @@ class RegexSet:
 
         self.patterns = tuple(patterns)
         self._options = options
-        chosen = [i for i, p in enumerate(self.patterns) if not wide_gap(p)]
+        chosen = _narrow(self.patterns)
         self._set: Any = None
         self.members = np.zeros(0, dtype=np.int64)
         if not chosen:

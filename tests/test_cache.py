@@ -1,0 +1,106 @@
+"""Answers kept in the cache folder between processes: a shipped table's parsed TOML and
+which regexes may join an RE2 set. Each is read back instead of derived, equals what
+deriving gives, is derived again when its file is damaged, and is never kept where it
+should not be."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from failtax import _regex_set, table
+from failtax.table import load_table, read_table, table_from_mapping
+
+SHIPPED = Path(table.__file__).parent / "data" / "tables"
+
+
+def _fresh_default(name: str) -> table.RuleTable:
+    table._load_default.cache_clear()
+    return load_table(name)
+
+
+def test_a_shipped_table_is_read_back_from_its_kept_document_and_equals_the_toml(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first load keeps one JSON document per file read (the table and each table it
+    borrows from); the next load parses no TOML and builds an equal table; a damaged or
+    wrong-shaped kept file is parsed again and replaced."""
+    monkeypatch.setenv("FAILTAX_CACHE_DIR", str(tmp_path))
+    want = table_from_mapping(tomllib.loads((SHIPPED / "orchestration.toml").read_text("utf-8")),
+                              path=str(SHIPPED / "orchestration.toml"))
+    assert _fresh_default("orchestration") == want
+    kept = sorted((tmp_path / "toml").glob("*.json"))
+    sources = {b["from"] for b in tomllib.loads((SHIPPED / "orchestration.toml").read_text("utf-8")).get("borrow", [])}
+    assert sources, "the orchestration table borrows rules; this test reads its sources too"
+    assert len(kept) == 1 + len(sources)
+    assert any(json.loads(p.read_bytes()) == tomllib.loads((SHIPPED / "orchestration.toml").read_text("utf-8"))
+               for p in kept)
+
+    def refuse(*_a: object, **_k: object) -> None:
+        raise AssertionError("TOML parsed again")
+
+    with monkeypatch.context() as m:
+        m.setattr(tomllib, "loads", refuse)
+        assert _fresh_default("orchestration") == want
+
+    for p, bad in zip(kept, [b"{\"table\": ", b"[1, 2]", b"\xff\xfe"] * 3, strict=False):
+        p.write_bytes(bad)
+    assert _fresh_default("orchestration") == want
+    assert all(isinstance(json.loads(p.read_bytes()), dict) for p in kept)
+    table._load_default.cache_clear()
+
+
+def test_a_table_of_the_users_own_is_not_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only shipped tables are kept (a tuned table, changed every run, would pile up); a
+    user's table beside its borrowed source reads both from their TOML."""
+    monkeypatch.setenv("FAILTAX_CACHE_DIR", str(tmp_path / "cache"))
+    mine = tmp_path / "tables"
+    mine.mkdir()
+    for name in ("orchestration", "agent-run"):  # (orchestration borrows from agent-run)
+        (mine / f"{name}.toml").write_bytes((SHIPPED / f"{name}.toml").read_bytes())
+    got = read_table(mine / "orchestration.toml")
+    (mine / "orchestration.toml").write_text((SHIPPED / "orchestration.toml").read_text("utf-8") + "\n# mine\n")
+    assert read_table(mine / "orchestration.toml").extract == got.extract
+    assert not list((tmp_path / "cache").rglob("*.json"))
+    assert got.extract == _fresh_default("orchestration").extract  # (the shipped one is kept)
+    sources = {b["from"] for b in tomllib.loads((SHIPPED / "orchestration.toml").read_text("utf-8"))["borrow"]}
+    assert len(list((tmp_path / "cache" / "toml").glob("*.json"))) == 1 + len(sources)
+    table._load_default.cache_clear()
+
+
+def test_an_invalid_shipped_document_still_names_its_fault(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kept or not, a document that is not TOML is refused with the file and the reason,
+    and nothing is kept for it."""
+    monkeypatch.setenv("FAILTAX_CACHE_DIR", str(tmp_path / "cache"))
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[table\nname = 1\n")
+    with pytest.raises(table.TableError, match=r"bad\.toml.*not valid TOML"):
+        table._read_doc(bad, keep=True)
+    assert not list((tmp_path / "cache").rglob("*.json"))
+
+
+def test_the_regexes_an_re2_set_may_hold_are_kept_and_derived_again_when_damaged(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The set's members equal the patterns without a wide gap, read back without parsing
+    once kept; a file naming an index out of range is derived again."""
+    monkeypatch.setenv("FAILTAX_CACHE_DIR", str(tmp_path))
+    patterns = tuple(r.regex for r in load_table("agent-run").extract if r.regex)
+    want = [i for i, p in enumerate(patterns) if not _regex_set.wide_gap(p)]
+    assert 0 < len(want) < len(patterns)
+    assert _regex_set._narrow(patterns) == want
+    (kept,) = (tmp_path / "narrow-regexes").glob("*.json")
+    assert json.loads(kept.read_bytes()) == want
+
+    with monkeypatch.context() as m:
+        m.setattr(_regex_set, "wide_gap", lambda p: (_ for _ in ()).throw(AssertionError("parsed again")))
+        assert _regex_set._narrow(patterns) == want
+        with pytest.raises(AssertionError, match="parsed again"):  # other patterns: another file
+            _regex_set._narrow(patterns[:-1])
+
+    kept.write_text(json.dumps([*want, len(patterns)]))
+    assert _regex_set._narrow(patterns) == want
+    assert json.loads(kept.read_bytes()) == want
+    monkeypatch.setenv("FAILTAX_CACHE_DIR", "")  # empty: nothing kept, still answered
+    assert _regex_set._narrow(patterns[:-1]) == [i for i in want if i < len(patterns) - 1]
