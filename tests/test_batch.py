@@ -616,13 +616,17 @@ def test_every_engine_finds_each_literal_where_substring_search_first_finds_it(t
     texts = [normalise_text(e["text"]).encode() for e in real_messages(taxonomy) if isinstance(e.get("text"), str)]
     texts += [t + b"\n" + t for t in texts[::7]]
     lowered = [ascii_lower(t.decode()).encode() for t in texts]
+    want: dict[tuple[str, ...], dict[tuple[int, int], int]] = {}  # (the engines' plans share their literals)
     for engine in _scan.available_engines():
         plan = plan_for(load_table(taxonomy), engine)
         hits = plan.engine.scan(_scan.Segment.from_texts(texts, np.arange(len(texts))))
         got: dict[tuple[int, int], int] = {}
         for r, lit, at in zip(hits.rows.tolist(), hits.lits.tolist(), hits.starts.tolist(), strict=True):
             got[r, lit] = min(at, got.get((r, lit), at))
-        assert got == _first_occurrences(lowered, plan.literals), engine
+        literals = tuple(plan.literals)
+        if literals not in want:
+            want[literals] = _first_occurrences(lowered, literals)
+        assert got == want[literals], engine
         assert len(got) > 1000
 
 
