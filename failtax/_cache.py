@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 _T = TypeVar("_T")
 
-__all__ = ["cache_dir", "kept", "kept_file", "source_digest"]
+__all__ = ["cache_dir", "kept", "kept_file", "kept_json", "source_digest"]
 
 
 def cache_dir() -> Path | None:
@@ -71,6 +71,30 @@ def kept(path: Path | None, read: Callable[[Path], _T | None], make: Callable[[]
                 got = make()
                 write(path, got)
     return got
+
+
+def kept_json(path: Path | None, make: Callable[[], _T], decode: Callable[[Any], _T | None],
+              encode: Callable[[_T], Any] = lambda v: v) -> _T:
+    """:func:`kept` for an answer kept as JSON: ``encode(answer)`` is written, and what a
+    kept file holds is ``decode(parsed JSON)``, which says None for anything not of the
+    answer's shape (a damaged file: derived again). An answer JSON cannot hold is only not
+    kept."""
+
+    def read(p: Path) -> _T | None:
+        try:
+            return decode(json.loads(p.read_bytes()))
+        except Exception:  # noqa: BLE001 - absent, unreadable or damaged: derive again
+            return None
+
+    def write(p: Path, value: _T) -> None:
+        from failtax.table import atomic_write_bytes
+
+        try:
+            atomic_write_bytes(p, json.dumps(encode(value)).encode("utf-8"))
+        except (TypeError, ValueError, OSError):
+            pass  # a value JSON cannot hold, a read-only home, a full disk: only not kept
+
+    return kept(path, read, make, write)
 
 
 @contextlib.contextmanager

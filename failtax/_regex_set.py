@@ -16,15 +16,13 @@ literals occur.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from failtax._cache import kept, kept_file, source_digest
+from failtax._cache import kept_file, kept_json, source_digest
 from failtax._scan import _parse
 
 __all__ = ["RegexSet", "wide_gap"]
@@ -103,21 +101,9 @@ def _narrow(patterns: tuple[str, ...]) -> list[int]:
     version (its parser reads them) and the sources of the rules that decide."""
     from failtax import _scan
 
-    def read(path: Path) -> list[int] | None:
-        try:
-            got = json.loads(path.read_bytes())
-        except Exception:  # noqa: BLE001 - absent, unreadable or damaged: derive again
-            return None
+    def decode(got: Any) -> list[int] | None:
         ok = isinstance(got, list) and all(type(i) is int and 0 <= i < len(patterns) for i in got)
         return got if ok else None
-
-    def write(path: Path, chosen: list[int]) -> None:
-        from failtax.table import atomic_write_bytes
-
-        try:
-            atomic_write_bytes(path, json.dumps(chosen).encode("ascii"))
-        except OSError:
-            pass  # a read-only home, a full disk: the answer is only not kept
 
     def make() -> list[int]:
         return [i for i, p in enumerate(patterns) if not wide_gap(p)]
@@ -125,8 +111,8 @@ def _narrow(patterns: tuple[str, ...]) -> list[int]:
     digests = [source_digest(__file__), source_digest(_scan.__file__)]
     if None in digests:
         return make()
-    return kept(kept_file("narrow-regexes", [*digests, sys.version_info[:3], list(patterns)], ".json"),
-                read, make, write)
+    return kept_json(kept_file("narrow-regexes", [*digests, sys.version_info[:3], list(patterns)], ".json"),
+                     make, decode)
 
 
 class RegexSet:

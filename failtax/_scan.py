@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from failtax._cache import kept as _kept
+from failtax._cache import kept_json
 from failtax._cache import kept_file as _kept_file
 from failtax._cache import source_digest
 from failtax.evidence import ascii_lower
@@ -590,25 +591,13 @@ def prefilters(alts: Sequence[str], superset: bool) -> list[Prefilter]:
     answered from an old file; a file that cannot be read or written only costs the
     derivation.
     """
-    def read(path: Path) -> list[Prefilter] | None:
-        try:
-            rows = json.loads(path.read_bytes())
-            if isinstance(rows, list) and len(rows) == len(alts):
-                return [Prefilter(w, _tuple(e), s, _tuple(r)) for w, e, s, r in rows]
-        except Exception:  # noqa: BLE001 - absent, unreadable or damaged: derive again
-            pass
+    def decode(rows: Any) -> list[Prefilter] | None:
+        if isinstance(rows, list) and len(rows) == len(alts):
+            return [Prefilter(w, _tuple(e), s, _tuple(r)) for w, e, s, r in rows]
         return None
 
-    def write(path: Path, out: list[Prefilter]) -> None:
-        from failtax.table import atomic_write_bytes
-
-        rows = [[p.width, p.exact, p.superset, p.required] for p in out]
-        try:
-            atomic_write_bytes(path, json.dumps(rows).encode("utf-8"))
-        except OSError:
-            pass  # a read-only home, a full disk: the answers are only not kept
-
-    return _kept(_prefilter_path(alts, superset), read, lambda: [Prefilter.of(a, superset) for a in alts], write)
+    return kept_json(_prefilter_path(alts, superset), lambda: [Prefilter.of(a, superset) for a in alts], decode,
+                     lambda out: [[p.width, p.exact, p.superset, p.required] for p in out])
 
 
 def _tuple(v: Any) -> tuple[str, ...] | None:

@@ -50,7 +50,6 @@ import difflib
 import functools
 import hashlib
 import itertools
-import json
 import os
 import sys
 import tempfile
@@ -65,7 +64,7 @@ import numpy as np
 import re2
 import tomli_w
 
-from failtax._cache import kept, kept_file
+from failtax._cache import kept_file, kept_json
 from failtax._scan import required_literals
 from failtax.errors import TableError, TaxonomyError, os_errors_named
 from failtax.evidence import ascii_lower, normalise_signal_name
@@ -790,23 +789,8 @@ def _read_doc(p: Path, *, keep: bool = False) -> Any:
 
     if not keep:
         return parse()
-    return kept(kept_file("toml", [sys.version_info[:3], hashlib.sha256(raw).hexdigest()], ".json"),
-                _read_kept_doc, parse, _write_kept_doc)
-
-
-def _read_kept_doc(path: Path) -> dict[str, Any] | None:
-    try:
-        doc = json.loads(path.read_bytes())
-    except Exception:  # noqa: BLE001 - absent, unreadable or damaged: parse again
-        return None
-    return doc if isinstance(doc, dict) else None
-
-
-def _write_kept_doc(path: Path, doc: Any) -> None:
-    try:
-        atomic_write_bytes(path, json.dumps(doc).encode("utf-8"))
-    except (TypeError, ValueError, OSError):
-        pass  # a value JSON cannot hold, a read-only home, a full disk: only not kept
+    return kept_json(kept_file("toml", [sys.version_info[:3], hashlib.sha256(raw).hexdigest()], ".json"),
+                     parse, lambda doc: doc if isinstance(doc, dict) else None)
 
 
 def list_tables() -> list[str]:
