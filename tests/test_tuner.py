@@ -193,8 +193,12 @@ def test_clean_data_with_person_noise_proposes_nothing(taxonomy, seed):
 
 @pytest.mark.parametrize(("taxonomy", "seed"), [("replay", 1), ("replay", 2), ("regen", 1), ("regen", 3)])
 def test_every_planted_defect_is_fixed(taxonomy, seed):
-    df, truth = data(taxonomy, seed, "all", 4000)
-    t = fitted(taxonomy, seed, "all", 4000)
+    # 6,000 events: the simulation spreads events over every signal the table routes, so
+    # a defect planted on one of them gets fewer as the table grows; at 4,000 a drift on
+    # regen's intermittent-flake had 15 supporting events after it began, which the tuner
+    # rightly only watches (not significant after Bonferroni), not a defect it can fix
+    df, truth = data(taxonomy, seed, "all", 6000)
+    t = fitted(taxonomy, seed, "all", 6000)
     last = df.filter(pl.col("week") == df["week"].max())
     truth_last = last["true_bucket"].to_numpy()
     wrong_before = int(np.sum(predict_buckets(taxonomy, last) != truth_last))
