@@ -667,12 +667,12 @@ def _source_rules(ref: str, path: str | None, label: str) -> tuple[str, list[Ext
     if here is not None and here.is_file():
         if path is not None and here.resolve() == Path(path).resolve():
             raise TableError(f"{label}: a table cannot borrow from itself", path=path)
-        doc = _read_doc(here, keep=here.parent.resolve() == _shipped_folder())
+        doc = _read_doc(here)
         where = str(here)
     elif name in list_tables() and not ref.endswith(".toml"):
         res = resources.files("failtax") / "data" / "tables" / f"{name}.toml"
         with resources.as_file(res) as p:
-            doc = _read_doc(p, keep=True)
+            doc = _read_doc(p)
             where = str(p)
     else:
         raise TableError(f"{label}: no table {ref!r} beside this one and none shipped by that name", path=path)
@@ -755,14 +755,15 @@ def read_table(path: str | os.PathLike[str]) -> RuleTable:
     return table_from_mapping(_read_doc(Path(path)), path=str(Path(path)))
 
 
-def _read_doc(p: Path, *, keep: bool = False) -> Any:
+def _read_doc(p: Path) -> Any:
     """A table file's TOML document, size and encoding checked.
 
-    ``keep`` (the shipped tables): the document is kept in the cache folder as JSON, which
-    reads back some twenty times faster than the TOML parses; every command, report and
-    worker process reads a shipped table and the tables it borrows from, which cost a
-    quarter of a second each time. Named by the file's bytes and the Python version whose
-    ``tomllib`` parsed them; a document JSON cannot hold (a TOML date) is not kept.
+    A shipped table's document (a file in the package's tables folder, however it is
+    named or reached) is kept in the cache folder as JSON, which reads back some twenty
+    times faster than the TOML parses: every command, report and worker process reads a
+    shipped table and the tables it borrows from. Named by the file's bytes and the Python
+    version whose ``tomllib`` parsed them; a document JSON cannot hold (a TOML date) is
+    not kept. A user's own tables are never kept: a tuned one changes every run.
     """
     where = str(p)
     try:
@@ -787,7 +788,7 @@ def _read_doc(p: Path, *, keep: bool = False) -> Any:
         except RecursionError:
             raise TableError("not a table: TOML nested too deeply", path=where) from None
 
-    if not keep:
+    if p.resolve().parent != _shipped_folder():
         return parse()
     return kept_json(kept_file("toml", [sys.version_info[:3], hashlib.sha256(raw).hexdigest()], ".json"),
                      parse, lambda doc: doc if isinstance(doc, dict) else None)
@@ -818,7 +819,7 @@ def _shipped_folder() -> Path | None:
 def _load_default(name: str) -> RuleTable:
     res = resources.files("failtax") / "data" / "tables" / f"{name}.toml"
     with resources.as_file(res) as p:
-        return table_from_mapping(_read_doc(p, keep=True), path=str(p))
+        return read_table(p)
 
 
 def load_table(name_or_path: str | os.PathLike[str] | RuleTable) -> RuleTable:

@@ -71,14 +71,21 @@ def test_a_table_of_the_users_own_is_not_kept(tmp_path: Path, monkeypatch: pytes
 
 
 def test_an_invalid_shipped_document_still_names_its_fault(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Kept or not, a document that is not TOML is refused with the file and the reason,
-    and nothing is kept for it."""
+    """A document in the shipped folder that is not TOML is refused with the file and the
+    reason, and nothing is kept for it (a good one beside it is)."""
     monkeypatch.setenv("FAILTAX_CACHE_DIR", str(tmp_path / "cache"))
-    bad = tmp_path / "bad.toml"
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    monkeypatch.setattr(table, "_shipped_folder", lambda: shipped.resolve())
+    bad = shipped / "bad.toml"
     bad.write_text("[table\nname = 1\n")
     with pytest.raises(table.TableError, match=r"bad\.toml.*not valid TOML"):
-        table._read_doc(bad, keep=True)
+        table._read_doc(bad)
     assert not list((tmp_path / "cache").rglob("*.json"))
+    good = shipped / "good.toml"
+    good.write_text("[table]\nname = \"t\"\n")
+    assert table._read_doc(good) == {"table": {"name": "t"}}
+    assert len(list((tmp_path / "cache").rglob("*.json"))) == 1
 
 
 def test_the_regexes_an_re2_set_may_hold_are_kept_and_derived_again_when_damaged(
