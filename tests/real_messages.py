@@ -40,3 +40,15 @@ def real_messages(taxonomy: str) -> list[dict[str, Any]]:
 def evidence(entry: dict[str, Any]) -> dict[str, Any]:
     """What a golden entry hands ``failtax.classify``: its evidence keys only."""
     return {k: entry[k] for k in EVIDENCE_KEYS if k in entry}
+
+
+def spread(entries: list[Any], n: int) -> list[Any]:
+    """At most ``n`` of ``entries``, evenly spaced from the first, in their order.
+
+    For the tests whose work follows the number of messages they read and that need a
+    fair share of them rather than every one (tests/test_golden.py and the batch
+    differential test read every message): the share stays the same size as the
+    fixtures grow, and spans the whole file, old cases and new."""
+    if len(entries) <= n:
+        return list(entries)
+    return [entries[i * len(entries) // n] for i in range(n)]

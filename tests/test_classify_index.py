@@ -2,7 +2,7 @@
 
 The answer must be what trying every rule with plain substring tests and every regex
 gives: this file holds the two together, with the rule-by-rule evaluation written out
-here as the oracle, over a fixed share of the real messages (every fifth or tenth of a
+here as the oracle, over a fixed number of the real messages, spread over each file (a few hundred of a
 taxonomy's own, fewer of the others'; tests/test_golden.py classifies every one), mutated
 copies of them (upper case, the Kelvin sign and long s that RE2 folds onto k and s,
 words cut in half) and tables made for the purpose.
@@ -21,7 +21,7 @@ from failtax._scan import required_literals
 from failtax.evidence import Evidence, ascii_lower, is_error_result_frame
 from failtax.table import LiteralIndex, load_table, table_from_mapping
 from failtax.classify import extract_signals
-from real_messages import evidence, real_messages  # tests/real_messages.py
+from real_messages import evidence, real_messages, spread  # tests/real_messages.py
 
 TAXONOMIES = tuple(failtax.list_taxonomies())
 
@@ -83,8 +83,8 @@ def test_literal_index_finds_exactly_the_literals_a_text_holds(taxonomy):
     every = {s for trio in ct.literals.values() for part in trio for s in part}
     every |= {s for r in table.extract if r.regex is not None for s in required_literals(r.regex) or ()}
     rng = random.Random(7)
-    texts = [e.get("text") or "" for e in real_messages(taxonomy)[::5]]
-    texts += [e.get("text") or "" for t in TAXONOMIES if t != taxonomy for e in real_messages(t)[::37]]
+    texts = [e.get("text") or "" for e in spread(real_messages(taxonomy), 400)]
+    texts += [e.get("text") or "" for t in TAXONOMIES if t != taxonomy for e in spread(real_messages(t), 60)]
     texts += [m for t in texts[::9] for m in _mutations(t, rng)]
     texts += ["", "a", "ab", "abc", " " * 3]
     checked = 0
@@ -100,8 +100,8 @@ def test_literal_index_finds_exactly_the_literals_a_text_holds(taxonomy):
 def test_classify_extracts_what_trying_every_rule_extracts(taxonomy):
     table = load_table(taxonomy)
     rng = random.Random(11)
-    records = [evidence(e) for e in real_messages(taxonomy)[::10]]
-    records += [{"text": e.get("text"), "exit_code": 1} for t in TAXONOMIES if t != taxonomy for e in real_messages(t)[::47]]
+    records = [evidence(e) for e in spread(real_messages(taxonomy), 200)]
+    records += [{"text": e.get("text"), "exit_code": 1} for t in TAXONOMIES if t != taxonomy for e in spread(real_messages(t), 40)]
     mutated = [{**r, "text": m} for r in records[::5] if isinstance(r.get("text"), str) for m in _mutations(r["text"], rng)]
     folded = 0
     for rec in records + mutated:
