@@ -83,8 +83,8 @@ def test_literal_index_finds_exactly_the_literals_a_text_holds(taxonomy):
     every = {s for trio in ct.literals.values() for part in trio for s in part}
     every |= {s for r in table.extract if r.regex is not None for s in required_literals(r.regex) or ()}
     rng = random.Random(7)
-    texts = [e.get("text") or "" for e in spread(real_messages(taxonomy), 400)]
-    texts += [e.get("text") or "" for t in TAXONOMIES if t != taxonomy for e in spread(real_messages(t), 60)]
+    texts = [e.get("text") or "" for e in spread(real_messages(taxonomy), 250)]
+    texts += [e.get("text") or "" for t in TAXONOMIES if t != taxonomy for e in spread(real_messages(t), 25)]
     texts += [m for t in texts[::9] for m in _mutations(t, rng)]
     texts += ["", "a", "ab", "abc", " " * 3]
     checked = 0
@@ -100,8 +100,8 @@ def test_literal_index_finds_exactly_the_literals_a_text_holds(taxonomy):
 def test_classify_extracts_what_trying_every_rule_extracts(taxonomy):
     table = load_table(taxonomy)
     rng = random.Random(11)
-    records = [evidence(e) for e in spread(real_messages(taxonomy), 200)]
-    records += [{"text": e.get("text"), "exit_code": 1} for t in TAXONOMIES if t != taxonomy for e in spread(real_messages(t), 40)]
+    records = [evidence(e) for e in spread(real_messages(taxonomy), 120)]
+    records += [{"text": e.get("text"), "exit_code": 1} for t in TAXONOMIES if t != taxonomy for e in spread(real_messages(t), 25)]
     mutated = [{**r, "text": m} for r in records[::5] if isinstance(r.get("text"), str) for m in _mutations(r["text"], rng)]
     folded = 0
     for rec in records + mutated:
