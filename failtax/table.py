@@ -670,8 +670,7 @@ def _source_rules(ref: str, path: str | None, label: str) -> tuple[str, list[Ext
         doc = _read_doc(here)
         where = str(here)
     elif name in list_tables() and not ref.endswith(".toml"):
-        res = resources.files("failtax") / "data" / "tables" / f"{name}.toml"
-        with resources.as_file(res) as p:
+        with resources.as_file(_shipped_root() / f"{name}.toml") as p:
             doc = _read_doc(p)
             where = str(p)
     else:
@@ -799,17 +798,21 @@ def list_tables() -> list[str]:
     return list(_shipped_names())
 
 
+def _shipped_root() -> Any:
+    """The shipped tables' folder as a package resource (it may not be on disk)."""
+    return resources.files("failtax") / "data" / "tables"
+
+
 @functools.cache  # (the package's data folder does not change while it runs)
 def _shipped_names() -> tuple[str, ...]:
-    root = resources.files("failtax") / "data" / "tables"
-    return tuple(sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".toml")))
+    return tuple(sorted(p.name[:-5] for p in _shipped_root().iterdir() if p.name.endswith(".toml")))
 
 
 @functools.cache
 def _shipped_folder() -> Path | None:
     """The shipped tables' folder on disk (None when the package is not on disk)."""
     try:
-        with resources.as_file(resources.files("failtax") / "data" / "tables") as p:
+        with resources.as_file(_shipped_root()) as p:
             return Path(p).resolve()
     except OSError:
         return None
@@ -817,8 +820,7 @@ def _shipped_folder() -> Path | None:
 
 @functools.lru_cache(maxsize=64)
 def _load_default(name: str) -> RuleTable:
-    res = resources.files("failtax") / "data" / "tables" / f"{name}.toml"
-    with resources.as_file(res) as p:
+    with resources.as_file(_shipped_root() / f"{name}.toml") as p:
         return read_table(p)
 
 
