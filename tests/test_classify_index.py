@@ -2,10 +2,10 @@
 
 The answer must be what trying every rule with plain substring tests and every regex
 gives: this file holds the two together, with the rule-by-rule evaluation written out
-here as the oracle, over a fixed number of the real messages, spread over each file (a few hundred of a
-taxonomy's own, fewer of the others'; tests/test_golden.py classifies every one), mutated
-copies of them (upper case, the Kelvin sign and long s that RE2 folds onto k and s,
-words cut in half) and tables made for the purpose.
+here as the oracle, over a fixed number of real messages spread over each file (a few
+hundred of a taxonomy's own, fewer of the others'; tests/test_golden.py classifies every
+one), mutated copies of them (upper case, the Kelvin sign and long s that RE2 folds onto
+k and s, words cut in half) and tables made for the purpose.
 """
 
 from __future__ import annotations

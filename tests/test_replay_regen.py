@@ -213,3 +213,13 @@ def test_a_session_the_runner_could_not_create_is_not_an_error_the_app_showed():
     # the app's own error page still counts
     app = "An error occurred while processing your request. Something went wrong."
     assert "unexpected-error-toast" in failtax.classify({"text": app}, taxonomy="replay").signals
+
+
+def test_words_of_hard_reading_are_a_page_defect_only_beside_the_pages_own_text():
+    # the rule read 'unreadable' and 'hard to read' anywhere: a response body or a config
+    # file the tool could not read was a page defect
+    for text in ("Error: cached response body unreadable after restart", "Their config file is hard to read"):
+        assert "product-broken" not in failtax.classify({"text": text}, taxonomy="regen").signals, text
+    for text in ("The grey text on the white background is hard to read", "The footer links are unreadable on mobile",
+                 "Low contrast between the placeholder and the field"):
+        assert "product-broken" in failtax.classify({"text": text}, taxonomy="regen").signals, text
