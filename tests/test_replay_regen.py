@@ -223,3 +223,18 @@ def test_words_of_hard_reading_are_a_page_defect_only_beside_the_pages_own_text(
     for text in ("The grey text on the white background is hard to read", "The footer links are unreadable on mobile",
                  "Low contrast between the placeholder and the field"):
         assert "product-broken" in failtax.classify({"text": text}, taxonomy="regen").signals, text
+
+
+def test_a_request_to_report_a_problem_is_the_tools_only_toward_a_code_hosts_tracker():
+    # the rule read any 'please report this problem to': an app's own error page asking
+    # its users to tell support was the tool's code failing, and so was a test named
+    # 'should not raise errors' (the replay table borrows the signal)
+    app_pages = ("Something went wrong while saving your order. Please report this problem to support@shop.example.",
+                 "  ✕ should not raise errors when the form is empty (412 ms)\n    Expected: 0\n    Received: 2")
+    for tax in ("regen", "replay"):
+        for text in app_pages:
+            assert "tool-code-error" not in failtax.classify({"text": text}, taxonomy=tax).signals, (tax, text)
+    tools = ("Error: axe-core CLI crashed\nPlease report the problem to: https://github.com/dequelabs/axe-core-npm/issues/",
+             "The button has a title that names it, so the checker should not generate a violation")
+    for text in tools:
+        assert "tool-code-error" in failtax.classify({"text": text}, taxonomy="regen").signals, text
