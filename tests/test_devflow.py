@@ -360,3 +360,12 @@ def test_golden_file_covers_every_category():
     for e in entries:
         per_bucket[e["bucket"]] += 1
     assert min(per_bucket.values()) >= 5, per_bucket
+
+
+def test_an_over_long_command_line_is_the_prompts_only_when_an_agent_was_spawned():
+    # 'agent' anywhere before E2BIG read a CI build agent's over-long link line as a
+    # prompt too long for an agent CLI
+    agent = failtax.classify({"text": "Agent stream error: Error: spawn E2BIG"}, taxonomy="devflow")
+    assert agent.bucket == "prompt_delivery", (agent.rule, agent.signals)
+    build = failtax.classify({"text": "build agent: make: spawn E2BIG while linking"}, taxonomy="devflow")
+    assert build.bucket != "prompt_delivery", (build.rule, build.signals)

@@ -219,3 +219,14 @@ def test_golden_file_has_five_cases_per_kind():
     for e in entries:
         per[e["bucket"]] += 1
     assert min(per.values()) >= 5, per
+
+
+def test_a_stall_told_beside_a_sleeping_machine_in_loose_words_is_the_sleep_bucket():
+    # the sleep words vetoed the last-resort stall route and fed no route of their own,
+    # so a stall no sleep rule read fell to the fallback
+    text = "The agent run stalled overnight; the laptop display was asleep when I checked."
+    got = failtax.classify({"text": text}, taxonomy="orchestration")
+    assert got.bucket == "stalled_machine_sleep", (got.rule, got.signals)
+    # sleep words alone are no stall, and the stall words alone stay a plain stall
+    assert failtax.classify({"text": "The laptop display was asleep when I checked."}, taxonomy="orchestration").bucket != "stalled_machine_sleep"
+    assert failtax.classify({"text": "The agent run stalled overnight."}, taxonomy="orchestration").bucket == "stalled_no_progress"

@@ -238,3 +238,13 @@ def test_a_request_to_report_a_problem_is_the_tools_only_toward_a_code_hosts_tra
              "The button has a title that names it, so the checker should not generate a violation")
     for text in tools:
         assert "tool-code-error" in failtax.classify({"text": text}, taxonomy="regen").signals, text
+
+
+def test_text_cut_off_on_a_login_or_dialog_screen_is_still_read_as_the_pages_layout():
+    # the truncated-text rule stood down for 'log' (a log line cut off is no page defect),
+    # which every 'login', 'dialog' and 'catalog' also holds
+    for text in ("The login button text is truncated at 320 px and not visible",
+                 "The dialog title gets clipped on zoom, not visible"):
+        assert "product-broken" in failtax.classify({"text": text}, taxonomy="regen").signals, text
+    logged = "The log line text is truncated at 320 px and not visible"
+    assert "product-broken" not in failtax.classify({"text": logged}, taxonomy="regen").signals
