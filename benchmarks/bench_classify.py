@@ -368,13 +368,13 @@ def bench_batch(args: argparse.Namespace) -> None:
     rs, ms = _rate(len(per), t_single, per_bytes)
     print()
     print(f"{'':38s} {'records/s':>12s} {'MB/s':>8s} {'vs naive':>9s} {'vs loop':>8s}")
-    print(f"{'classify_batch (jobs=' + str(args.jobs) + ')':38s} {rb:12,.0f} {mb:8.1f} {rb / rn:8.1f}× {rb / rs:7.1f}×")
+    jobs = args.jobs or os.cpu_count() or 1
+    print(f"{'classify_batch (jobs=' + str(jobs) + ')':38s} {rb:12,.0f} {mb:8.1f} {rb / rn:8.1f}× {rb / rs:7.1f}×")
     print(f"{'per-record failtax.classify loop *':38s} {rs:12,.0f} {ms:8.1f} {rs / rn:8.2f}× {1:7.1f}×")
     print(f"{'naive if-chain (seed 004 port) *':38s} {rn:12,.0f} {mn:8.1f} {1:8.1f}× {rn / rs:7.1f}×")
     if t_scan is not None:
         rf, mf = _rate(len(sub), t_scan, sub_bytes)
         print(f"{'bare scan of the table, one core *':38s} {rf:12,.0f} {mf:8.1f} {rf / rn:8.1f}× {rf / rs:7.1f}×")
-        jobs = args.jobs or os.cpu_count() or 1
         print(f"  the scan alone, record by record as classify_batch runs it, on {jobs} core(s): "
               f"≈ {jobs * rf:,.0f} records/s,")
         print(f"  {jobs * rf / rn:.1f}× the if-chain: a bound on classify_batch, whose answers need more than the scan")
