@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import resource
 import subprocess
@@ -303,7 +302,7 @@ def build_frame(n: int, seed: int, chunk: int = 100_000) -> tuple[Any, list[dict
 
 def _bare_scan_seconds(table: Any, records: list[dict[str, Any]]) -> float | None:
     """Seconds to scan each record's text with the table's compiled patterns, doing nothing
-    with the hits: the floor under any classification that must look at every pattern.
+    with the hits: the part of ``classify_batch``'s work that the scan alone costs.
 
     None when the table compiled to the pure fallback engine (no hyperscan here).
     """
@@ -330,6 +329,8 @@ def _rate(n: int, seconds: float, nbytes: float) -> tuple[float, float]:
 
 def bench_batch(args: argparse.Namespace) -> None:
     import failtax
+    from failtax._batch_plan import plan_for
+    from failtax._batch_resolve import _jobs
     from failtax.batch import classify_batch
     from failtax.table import load_table
 
@@ -368,7 +369,7 @@ def bench_batch(args: argparse.Namespace) -> None:
     rs, ms = _rate(len(per), t_single, per_bytes)
     print()
     print(f"{'':38s} {'records/s':>12s} {'MB/s':>8s} {'vs naive':>9s} {'vs loop':>8s}")
-    jobs = args.jobs or os.cpu_count() or 1
+    jobs = _jobs(args.jobs, df.height, plan_for(table, None))  # the processes classify_batch ran
     print(f"{'classify_batch (jobs=' + str(jobs) + ')':38s} {rb:12,.0f} {mb:8.1f} {rb / rn:8.1f}× {rb / rs:7.1f}×")
     print(f"{'per-record failtax.classify loop *':38s} {rs:12,.0f} {ms:8.1f} {rs / rn:8.2f}× {1:7.1f}×")
     print(f"{'naive if-chain (seed 004 port) *':38s} {rn:12,.0f} {mn:8.1f} {1:8.1f}× {rn / rs:7.1f}×")
