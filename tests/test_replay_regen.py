@@ -248,3 +248,15 @@ def test_text_cut_off_on_a_login_or_dialog_screen_is_still_read_as_the_pages_lay
         assert "product-broken" in failtax.classify({"text": text}, taxonomy="regen").signals, text
     logged = "The log line text is truncated at 320 px and not visible"
     assert "product-broken" not in failtax.classify({"text": logged}, taxonomy="regen").signals
+
+
+def test_a_page_that_never_loads_is_the_apps_even_on_a_page_named_for_agents():
+    # the loader rule's veto 'the agent' also stood down for 'the agents page'; a second
+    # rule with a narrower veto read only 'spinner is stuck' and 'page loads forever'
+    for text in ("Loader is not disappearing on the agents page: the loader is continuously running",
+                 "On the agents list the spinner is stuck and the page loads forever",
+                 "Infinite loading spinner after login to the agents dashboard"):
+        assert "product-broken" in failtax.classify({"text": text}, taxonomy="regen").signals, text
+    for text in ("The spinner keeps spinning forever while waiting for the agent.",
+                 "The agent is stuck: the page loads forever and the agent gets stuck on it"):
+        assert "product-broken" not in failtax.classify({"text": text}, taxonomy="regen").signals, text
