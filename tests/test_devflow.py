@@ -369,3 +369,14 @@ def test_an_over_long_command_line_is_the_prompts_only_when_an_agent_was_spawned
     assert agent.bucket == "prompt_delivery", (agent.rule, agent.signals)
     build = failtax.classify({"text": "build agent: make: spawn E2BIG while linking"}, taxonomy="devflow")
     assert build.bucket != "prompt_delivery", (build.rule, build.signals)
+
+
+def test_a_log_the_reporter_pasted_and_cut_is_not_a_prompt_that_lost_its_paste():
+    # the paste rule read any 'paste…' then 'cut off' or 'truncated' within 40 characters,
+    # so a bug report's 'the pasted output got cut off' became a prompt never delivered
+    for text in ("npm ERR! code E404 — sorry, the pasted output got cut off",
+                 "error: linker command failed (the log I pasted here is truncated)"):
+        assert "prompt-handoff-failed" not in failtax.classify({"text": text}, taxonomy="devflow").signals, text
+    for text in ("Long paste truncated on Windows", "the pasted content is truncated mid-line before being submitted",
+                 "Text gets truncated when pasting or typing large content into the prompt"):
+        assert "prompt-handoff-failed" in failtax.classify({"text": text}, taxonomy="devflow").signals, text
