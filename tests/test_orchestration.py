@@ -230,3 +230,14 @@ def test_a_stall_told_beside_a_sleeping_machine_in_loose_words_is_the_sleep_buck
     # sleep words alone are no stall, and the stall words alone stay a plain stall
     assert failtax.classify({"text": "The laptop display was asleep when I checked."}, taxonomy="orchestration").bucket != "stalled_machine_sleep"
     assert failtax.classify({"text": "The agent run stalled overnight."}, taxonomy="orchestration").bucket == "stalled_no_progress"
+
+
+def test_a_ci_build_agent_failing_the_build_is_not_a_coding_agents_red_gate():
+    # the rule read 'agent … fails the build' for any agent, a CI service's build agent too
+    for text in ("The self-hosted agent fails the build: No space left on device",
+                 "Azure Pipelines: the build agent fails the build because JDK 17 is not installed"):
+        assert "verification-red" not in failtax.classify({"text": text}, taxonomy="orchestration").signals, text
+    text = "When Github hosted Copilot fails a CI build it just kinda sits there and does nothing"
+    assert "verification-red" in failtax.classify({"text": text}, taxonomy="orchestration").signals
+    assert "verification-red" in failtax.classify(
+        {"text": "The coding agent fails the PR build: 3 tests failed"}, taxonomy="orchestration").signals
