@@ -260,3 +260,108 @@ def test_a_page_that_never_loads_is_the_apps_even_on_a_page_named_for_agents():
     for text in ("The spinner keeps spinning forever while waiting for the agent.",
                  "The agent is stuck: the page loads forever and the agent gets stuck on it"):
         assert "product-broken" not in failtax.classify({"text": text}, taxonomy="regen").signals, text
+
+
+def _replay_answer(text):
+    return failtax.classify({"text": text}, taxonomy="replay")
+
+
+def test_host_render_rule_leaves_app_errors_in_screenshots_to_the_app():
+    # visual-diff-put-on-host-fonts-or-arch used to read any "failed without changing UI" beside a
+    # snapshot word as a render-host mismatch (infra), even when the screenshot showed the app's own
+    # 500 page, an uncaught TypeError or a backend change.
+    for t in [
+        "Screenshot test failed without changing UI: the submit button now shows a 500 Internal Server Error page in the diff image.",
+        "Screenshots failed without changing UI code; the dashboard now throws Uncaught TypeError: x is undefined after the API change, screenshot diff shows blank page",
+        'Our Chromatic snapshot tests failed without changing UI: the backend now returns an empty product list, so the stories render "No results".',
+    ]:
+        r = _replay_answer(t)
+        assert "render-host-mismatch" not in r.signals, t
+        assert r.bucket != "infra", t
+    # positive control: its own wording is still read
+    r = _replay_answer("Recently the new loki version 0.30.0 the test failed without changing UI. Reverted to 0.29.0 and the loki test passes using existing reference images.")
+    assert "render-host-mismatch" in r.signals and r.bucket == "infra"
+
+
+def test_stale_baseline_rule_leaves_styling_regressions_to_the_app():
+    # visual-baselines-left-behind-ui-changes used to read "baseline not up to date" whatever the
+    # cause, so a report of a real CSS regression became a stale script.
+    t = "Percy: baseline not up to date because the header now renders broken: the logo overlaps the nav after the CSS regression in #412. Expected no visual changes."
+    r = _replay_answer(t)
+    assert "label-path-mismatch" not in r.signals
+    assert r.bucket != "stale-script"
+    r = _replay_answer("# Percy baseline not up to date\nPercy visual regression tests are still flagging up old changes because the baseline is missing many updated screenshots.")
+    assert "label-path-mismatch" in r.signals and r.bucket == "stale-script"
+
+
+def test_not_the_apps_defect_ja_does_not_take_the_test_side_for_the_app():
+    # not-the-apps-defect-ja used to read any "X側の不具合によるものではない" as infra, also when X is
+    # the test side, which points at the app instead.
+    t = "テスト側の不具合によるものではない。アプリの保存処理で例外が発生しています: NullPointerException"
+    r = _replay_answer(t)
+    assert "automation-setup-error" not in r.signals
+    assert r.bucket != "infra"
+    r = _replay_answer("E2Eテストが内部エラーで落ちる。EC-CUBE側の不具合に起因するものではない模様。")
+    assert "automation-setup-error" in r.signals and r.bucket == "infra"
+
+
+def test_tests_followed_app_change_ja_leaves_app_bugs_to_the_app():
+    # tests-followed-app-change-ja used to read any Japanese selector or "落ちないように修正" fix as a
+    # script behind the app, even when the report says the app itself is at fault.
+    for t in [
+        "アプリの不具合でE2Eテストが落ちる。ロケータを更新したが、保存ボタンを押すと画面が真っ白になる (TypeError: Cannot read properties of undefined)",
+        "E2Eテストが落ちないように修正しましたが、本番でも同じ不具合が発生しているのでアプリ側のバグです。",
+    ]:
+        r = _replay_answer(t)
+        assert "label-path-mismatch" not in r.signals, t
+        assert r.bucket != "stale-script", t
+    r = _replay_answer("# E2Eテストの詳細検索ボタン修正\n詳細検索ボタンの xpath を修正")
+    assert "label-path-mismatch" in r.signals and r.bucket == "stale-script"
+
+
+def test_e2e_broken_by_app_change_leaves_server_errors_and_browser_updates_alone():
+    # e2e-tests-broken-by-app-change-in-prose used to read "tests failing after the app update" as a
+    # stale script beside a bare 500, a validation failure or a new Chrome.
+    for t in [
+        "E2E tests failing after the app update: the checkout page throws 500 on submit",
+        "Cypress tests fail since the UI changes: the save button is disabled and never enables, form validation rejects a valid email",
+        "UI tests broke after the app update because the new Chrome 120 headless mode changed screenshot size",
+    ]:
+        r = _replay_answer(t)
+        assert "label-path-mismatch" not in r.signals, t
+        assert r.bucket != "stale-script", t
+    r = _replay_answer("# EVG-16871: Fix e2e test\n- Fix e2e test broken by app changes")
+    assert "label-path-mismatch" in r.signals and r.bucket == "stale-script"
+
+
+def test_squish_aut_rule_leaves_an_app_that_throws_on_launch():
+    # squish-aut-did-not-start used to read "AUT did not start" as infra even when the app threw its
+    # own exception on launch.
+    t = "Test failed: the AUT did not start because the application throws an unhandled exception on launch: System.NullReferenceException in MainWindow.xaml.cs"
+    r = _replay_answer(t)
+    assert "automation-setup-error" not in r.signals
+    assert r.bucket != "infra"
+    r = _replay_answer("# Squish tests - cannot run AUT\nUnable to start client during squish tests.\nNeed to add kdsingleapplication in squish image also")
+    assert "automation-setup-error" in r.signals and r.bucket == "infra"
+
+
+def test_name_mapping_rule_leaves_an_app_crash_to_the_app():
+    # testcomplete-name-mapping-changed used to read "mapped objects have changed" as a stale script
+    # even when the report says the app crashes and the object never appears.
+    t = "TestComplete test fails: the mapped objects have changed because the app now crashes on the Orders screen and the panel never appears."
+    r = _replay_answer(t)
+    assert "label-path-mismatch" not in r.signals
+    assert r.bucket != "stale-script"
+    r = _replay_answer("TestComplete: when this namemapping changes all my tests become unrunnable")
+    assert "label-path-mismatch" in r.signals and r.bucket == "stale-script"
+
+
+def test_recorder_rule_leaves_a_broken_app_to_the_app():
+    # recorder-picked-wrong-selector used to read "codegen generated the locator ... fails" as the
+    # recorder's fault even when the report says the app is broken (TypeError).
+    t = "codegen generated the locator fine; the test fails because the button is broken in the app (TypeError)"
+    r = _replay_answer(t)
+    assert "label-path-mismatch" not in r.signals
+    assert r.bucket != "stale-script"
+    r = _replay_answer("You can see that Studio picked a selector that only existed after the mousedown. Therefore, when the test runs, it will fail.")
+    assert "label-path-mismatch" in r.signals and r.bucket == "stale-script"
