@@ -365,3 +365,234 @@ def test_recorder_rule_leaves_a_broken_app_to_the_app():
     assert r.bucket != "stale-script"
     r = _replay_answer("You can see that Studio picked a selector that only existed after the mousedown. Therefore, when the test runs, it will fail.")
     assert "label-path-mismatch" in r.signals and r.bucket == "stale-script"
+
+
+def _regen_answer(text):
+    return failtax.classify({"text": text}, taxonomy="regen")
+
+
+"""Review of regen rules added this session: each narrowed rule no longer misreads an
+ordinary message of another bucket, and still reads its own wording."""
+
+
+def test_console_error_on_visit_stands_down_for_agent_tools():
+    # app-console-error-on-visit read a browser agent's own console error after opening
+    # the app's URL (browser-use, Stagehand) as the app's JavaScript failing (product-uxux).
+    for t in [
+        "After navigating to http://localhost:3000 the browser-use agent logs an error in the console: "
+        "Failed to inject DOM tree script, buildDomTree.js returned null",
+        "Opening http://localhost:8080 with Stagehand there are errors in the console: "
+        "StagehandDefaultError: failed to initialise the page",
+    ]:
+        r = _regen_answer(t)
+        assert "product-broken" not in r.signals, t
+        assert r.bucket != "product-uxux", t
+    r = _regen_answer("Browsing to http://ps.example.net/ I see this error in the console.")
+    assert "product-broken" in r.signals and r.bucket == "product-uxux"
+
+
+def test_console_asset_404_not_tool_endpoints_or_reports():
+    # app-console-asset-404 read a 404 from Ollama's API, the Playwright trace viewer, and
+    # 'the report's screenshots do not show' (Japanese) as the app's missing assets.
+    for t in [
+        "GET http://localhost:11434/api/chat 404 (Not Found) when midscene calls ollama",
+        "GET http://localhost:9323/trace/index.html 404 (Not Found) when I open the Playwright HTML report",
+        "テストレポートのスクリーンショット画像が表示されない。Midsceneのレポートを開いても画像が表示されない",
+    ]:
+        r = _regen_answer(t)
+        assert "page-not-found" not in r.signals, t
+        assert r.bucket != "product-uxux", t
+    r = _regen_answer("Console outputs: GET http://staff.example.camp/media/photos/a.png 404 (NOT FOUND)")
+    assert "page-not-found" in r.signals and r.bucket == "product-uxux"
+    r = _regen_answer("404ページの画像が表記されない")
+    assert "page-not-found" in r.signals and r.bucket == "product-uxux"
+
+
+def test_llm_provider_not_configured_needs_setup_wording():
+    # llm-provider-not-configured read an app's own AI feature showing 'AI provider is
+    # not configured' on its page as the test tool's model set-up (infra).
+    t = 'The chat page of our app shows "AI provider is not configured" when I click Ask, so the test cannot continue'
+    r = _regen_answer(t)
+    assert "tool-setup-error" not in r.signals
+    assert r.bucket != "infra"
+    r = _regen_answer("NotImplementedError: Your LLM provider is not configured. Please configure it in the .env file.")
+    assert "tool-setup-error" in r.signals and r.bucket == "infra"
+
+
+def test_zero_success_needs_a_benchmark():
+    # benchmark-reproduction-zero-success read 'Steps to reproduce' followed by an app's
+    # payment success rate of 0% as a benchmark harness misconfigured (infra).
+    t = ("Steps to reproduce: add an item and click Checkout. The payment success rate is 0% since "
+         "yesterday's deploy, every order fails with \"Payment declined\"")
+    r = _regen_answer(t)
+    assert "tool-setup-error" not in r.signals
+    assert r.bucket != "infra"
+    r = _regen_answer("在复现OSWorld基准测试时，模型在3步内主动输出FAIL终止任务，成功率0%。")
+    assert "tool-setup-error" in r.signals and r.bucket == "infra"
+
+
+def test_model_not_taking_screenshots_is_not_image_input_setup():
+    # model-without-image-input-for-screenshots read 'the LLM does not take screenshots'
+    # (an agent that acts without looking and clicks the wrong element) as a model set up
+    # without image input (infra).
+    t = "The LLM does not take screenshots after each action, so it clicked the wrong Delete button"
+    r = _regen_answer(t)
+    assert "tool-setup-error" not in r.signals
+    assert r.bucket == "agent-course"
+    r = _regen_answer("A multimodal large model capable of receiving and identifying images is required. "
+           "The large model you are using may not support receiving images.")
+    assert "tool-setup-error" in r.signals and r.bucket == "infra"
+
+
+def test_upload_field_local_path_is_not_agent_attachment():
+    # agent-attachment-only-local-path read an app's file-upload field that shows only the
+    # local path and never uploads as the agent's send tool passing a path (infra).
+    for t in [
+        "After choosing a file the attachment field only shows the local path C:\\fakepath\\report.pdf "
+        "and the upload never starts",
+        "选择文件后附件只有本地路径，点击上传没有反应",
+    ]:
+        r = _regen_answer(t)
+        assert "tool-code-error" not in r.signals, t
+        assert r.bucket != "infra", t
+    r = _regen_answer("连接个人电脑后，Agent 发送的截图或文件只有本地路径，Web 无法查看")
+    assert "tool-code-error" in r.signals and r.bucket == "infra"
+
+
+def test_app_fix_released_is_not_the_tools():
+    # tool-fix-released-zh read any '已修复 … 新版本/发布' (an app's developer saying its
+    # 500 is fixed and will ship) as the test tool's fix, moving the app's 5xx to infra.
+    t = "提交按钮点击后页面报500。开发回复：这个问题已经修复，会在下周的新版本中发布"
+    r = _regen_answer(t)
+    assert "tool-code-error" not in r.signals
+    assert r.bucket == "product-uxux"
+    r = _regen_answer("bug: 已连接手机,回复500。这个问题已经修复完成，我们已经发布了包含该修复的新版本 v1.5.14")
+    assert "tool-code-error" in r.signals and r.bucket == "infra"
+
+
+def test_model_service_connection_cleared_by_retry_stays_out_of_setup():
+    # model-service-not-reached-zh read '模型服务连接失败，重试一次就好了' (a retry cleared
+    # it) as a model endpoint to fix in the set-up (infra).
+    r = _regen_answer("模型服务连接失败，重试一次就好了")
+    assert "tool-setup-error" not in r.signals
+    assert r.bucket != "infra"
+    r = _regen_answer("Error: Connection error.\n模型服务没连上，参考文档检查一下")
+    assert "tool-setup-error" in r.signals and r.bucket == "infra"
+
+
+def test_mcp_connection_failure_cleared_by_retry_stays_out_of_setup():
+    # mcp-connection-failure-pt-es read an MCP connection error that worked on the next
+    # try (Portuguese, Spanish) as an MCP server that does not start (infra).
+    for t in [
+        "O MCP deu erro de conexão hoje de manhã, mas depois de tentar de novo funcionou",
+        "El MCP da error de conexión, pero al volver a intentar funciona",
+    ]:
+        r = _regen_answer(t)
+        assert "tool-setup-error" not in r.signals, t
+        assert r.bucket != "infra", t
+    r = _regen_answer("hoje o MCP está dando falha na conexão. Já tentei todos os metodos possiveis de solução e nada!")
+    assert "tool-setup-error" in r.signals and r.bucket == "infra"
+
+
+def test_htmlproofer_external_timeouts_are_not_broken_links():
+    # link-checker-missing-target read 'HTML-Proofer found 3 failures!' over external
+    # links that timed out (a blip) as the site's broken links (product-uxux).
+    t = "HTML-Proofer found 3 failures! External link https://twitter.com/foo failed: got a time out (response code 0)"
+    r = _regen_answer(t)
+    assert "product-broken" not in r.signals
+    assert r.bucket == "transient"
+    r = _regen_answer("internally linking to publishing-snapshots/WD-metadata/Overview.html, which does not exist (line 190)\n"
+           "Error:  HTML-Proofer found 1 failure!")
+    assert "product-broken" in r.signals and r.bucket == "product-uxux"
+
+
+def test_flaky_layout_shift_budget_is_not_a_page_defect():
+    # page-layout-shift-poor read a Lighthouse CI CLS budget that fails only on some runs
+    # and passes on a rerun as the app's layout defect (product-uxux).
+    t = "Lighthouse CI: Cumulative Layout Shift exceeds the budget on some runs, it's flaky and passes on a rerun"
+    r = _regen_answer(t)
+    assert "product-broken" not in r.signals
+    assert r.bucket == "transient"
+    r = _regen_answer("Mobile: Cumulative Layout Shift (CLS) >0.1, which exceeds the Google recommendations for mobile.")
+    assert "product-broken" in r.signals and r.bucket == "product-uxux"
+
+
+def test_cdp_errors_cleared_on_retry_stay_blips():
+    # cdp-operation-timed-out-or-superseded and cdp-target-session-gone read a CDP
+    # time-out or lost session that passed on the retry / next run as the tool's browser
+    # being unusable (infra).
+    for t in [
+        "CDP operation refresh tabs timed out after 20000ms. It happened once and the next run passed.",
+        "Protocol error (Target.attachToTarget): Session with given id not found. Happened once, passed on retry.",
+    ]:
+        r = _regen_answer(t)
+        assert "browser-unavailable" not in r.signals, t
+        assert r.bucket == "transient", t
+    r = _regen_answer("`CDP operation refresh tabs timed out after 20000ms`\nThe failure reproduced across multiple fresh sessions.")
+    assert "browser-unavailable" in r.signals and r.bucket == "infra"
+    r = _regen_answer("Failed to install browser network controls: CDP error (Page.enable): Session with given id not found.")
+    assert "browser-unavailable" in r.signals and r.bucket == "infra"
+
+
+def test_not_always_passing_on_ci_is_not_a_load_flake():
+    # ci-load-flake-retried read 'doesn't always pass on CI because the agent clicks
+    # Cancel' (the agent's course) as a load flake a retry clears (transient).
+    t = "The test doesn't always pass on CI because the agent clicks the Cancel button instead of Save"
+    r = _regen_answer(t)
+    assert "intermittent-flake" not in r.signals
+    assert r.bucket != "transient"
+    r = _regen_answer("I'm not sure why they don't always load on CI but let's retry the test when they don't.")
+    assert "intermittent-flake" in r.signals and r.bucket == "transient"
+
+
+def test_app_api_playground_is_not_the_tools_playground():
+    # works-in-tool-playground-not-in-run read an app's own API playground ('the search
+    # endpoint works in the playground but fails when the page calls it', GraphQL) as the
+    # test tool's playground, moving the app's failure to infra.
+    for t in [
+        'The search endpoint works in the playground but fails when the page calls it: the results list '
+        'stays empty and shows "Error loading results"',
+        "The query works in the GraphQL playground but the dashboard page shows an empty table",
+    ]:
+        r = _regen_answer(t)
+        assert "tool-code-error" not in r.signals, t
+        assert r.bucket != "infra", t
+    r = _regen_answer("定位筛选框底部按钮准确度很低，但是在playground中可以精准定位")
+    assert "tool-code-error" in r.signals and r.bucket == "infra"
+
+
+def test_missing_alt_text_blamed_for_agent_pick_is_not_a_scanner_finding():
+    # accessibility-scanner-flags-page read 'the agent picked the wrong image because the
+    # product photo has no alt text' (the agent's course) as a scanner's finding on the
+    # page (product-uxux).
+    t = "The agent picked the wrong image because the product photo has no alt text"
+    r = _regen_answer(t)
+    assert "product-broken" not in r.signals
+    assert r.bucket == "agent-course"
+    r = _regen_answer("Siteimprove is reporting that http://www.example.edu/logo.png has no alt text on http://www.example.edu/")
+    assert "product-broken" in r.signals and r.bucket == "product-uxux"
+
+
+def test_app_autofocus_moving_focus_is_not_the_tools_typing():
+    # typed-text-focus-moved-elsewhere read an app whose own autofocus script moves focus
+    # while typing as the tool's type action losing focus (infra).
+    t = ("The type action worked but the focus was changed by the app's own autofocus script, "
+         "which moves focus to the search field on every keystroke")
+    r = _regen_answer(t)
+    assert "tool-code-error" not in r.signals
+    assert r.bucket != "infra"
+    r = _regen_answer('the type function seem to be working, but the "focus" is changed to another thing.')
+    assert "tool-code-error" in r.signals and r.bucket == "infra"
+
+
+def test_app_limited_to_primary_monitor_is_not_the_input_library():
+    # gui-input-library-primary-monitor-only read a desktop app under test that 'only
+    # supports the primary monitor' (its dialog blank on a second screen) as the agent's
+    # input library's screen set-up (infra).
+    t = "The app only supports the primary monitor: opening the Settings dialog on a second screen leaves it blank"
+    r = _regen_answer(t)
+    assert "tool-setup-error" not in r.signals
+    assert r.bucket != "infra"
+    r = _regen_answer("pyautogui, which is used by Agent-S to control the computer, cannot deal with multiple monitors. "
+           "Currently, PyAutoGUI only works on the primary monitor.")
+    assert "tool-setup-error" in r.signals and r.bucket == "infra"
