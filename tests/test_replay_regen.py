@@ -371,10 +371,6 @@ def _regen_answer(text):
     return failtax.classify({"text": text}, taxonomy="regen")
 
 
-"""Review of regen rules added this session: each narrowed rule no longer misreads an
-ordinary message of another bucket, and still reads its own wording."""
-
-
 def test_console_error_on_visit_stands_down_for_agent_tools():
     # app-console-error-on-visit read a browser agent's own console error after opening
     # the app's URL (browser-use, Stagehand) as the app's JavaScript failing (product-uxux).
