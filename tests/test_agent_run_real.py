@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 import failtax
+from narrowed import answer, assert_not_read
 from real_messages import read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages" / "agent-run.yaml"
@@ -207,35 +208,29 @@ def test_seed_never_returns_spawn_failure() -> None:
     assert any(_table(e) == "spawn_failure" for e in _entries())
 
 
-def _agent_run_answer(text):
-    return failtax.classify({"text": text}, taxonomy="agent-run")
-
-
 def test_max_cap_count_reached_reads_agent_steps_not_client_retries():
     # max-cap-count-reached took any one word before steps/iterations/rounds/loops, so a
     # client's retry or reconnect cap ('max retry steps (3) reached', 'max reconnect
     # iterations=10 reached') was read as the run's turn cap and beat the network error.
-    for text in [
+    assert_not_read("agent-run", "max-turns", [
         "Warning: max retry steps (3) reached while reconnecting: ECONNRESET, connection reset by peer",
         "max reconnect iterations=10 reached, giving up: connect ETIMEDOUT 104.18.2.1:443",
-    ]:
-        r = _agent_run_answer(text)
-        assert "max-turns" not in r.signals, text
-        assert r.bucket == "network", (text, r.bucket)
-    r = _agent_run_answer("max polling loops (60) reached waiting for sandbox to start: container failed to start: "
-           "exec: \"python\": executable file not found in $PATH")
-    assert "max-turns" not in r.signals and r.bucket == "spawn_failure", r.bucket
+    ], bucket="network")
+    assert_not_read("agent-run", "max-turns", [
+        "max polling loops (60) reached waiting for sandbox to start: container failed to start: "
+        "exec: \"python\": executable file not found in $PATH",
+    ], bucket="spawn_failure")
     # positive control: the agent's own step kind still reads as the cap
-    r = _agent_run_answer("<agent_error>Max react steps (6) reached without finishing.</agent_error>")
+    r = answer("agent-run", "<agent_error>Max react steps (6) reached without finishing.</agent_error>")
     assert r.bucket == "max_turns" and r.rule == "max-turns", (r.bucket, r.rule)
-    assert _agent_run_answer("Task incomplete: Maximum iterations (1) reached.").bucket == "max_turns"
+    assert answer("agent-run", "Task incomplete: Maximum iterations (1) reached.").bucket == "max_turns"
 
 
 def test_python_cli_entry_syntax_error_not_for_code_the_cli_parses():
     # python-cli-entry-syntax-error took any SyntaxError within 8 lines of a bin/ entry
     # frame, so an agent CLI that exec()s or ast.parse()s a model's code ('File "<string>",
     # line 1' … SyntaxError) was read as a launch failure.
-    for text in [
+    assert_not_read("agent-run", "spawn-failed", [
         'Traceback (most recent call last):\n  File "/home/u/.venv/bin/aider", line 8, in <module>\n'
         '    sys.exit(main())\n  File "/home/u/.venv/lib/python3.11/site-packages/aider/main.py", line 900, in main\n'
         '    exec(code)\n  File "<string>", line 1\n    def foo(\n           ^\nSyntaxError: \'(\' was never closed\n',
@@ -243,14 +238,11 @@ def test_python_cli_entry_syntax_error_not_for_code_the_cli_parses():
         '  File "/app/agent/tools.py", line 42, in run\n    ast.parse(generated_code)\n'
         '  File "/usr/lib/python3.11/ast.py", line 50, in parse\n    return compile(source, filename, mode, flags)\n'
         '  File "<unknown>", line 3\nSyntaxError: invalid syntax\n',
-    ]:
-        r = _agent_run_answer(text)
-        assert "spawn-failed" not in r.signals, text
-        assert r.bucket != "spawn_failure", r.bucket
+    ], not_bucket="spawn_failure")
     # positive control: the installed package's own file cannot be parsed (mentat on 3.9)
-    r = _agent_run_answer('[1] % mentat .\nTraceback (most recent call last):\n  File "/home/gussand/.venv/bin/mentat", line 5, in <module>\n'
-           '    from mentat.app import run_cli\n  File "/home/gussand/github/mentat/mentat/app.py", line 117\n'
-           '    match user_response.lower():\n          ^\nSyntaxError: invalid syntax\n')
+    r = answer("agent-run", '[1] % mentat .\nTraceback (most recent call last):\n  File "/home/gussand/.venv/bin/mentat", line 5, in <module>\n'
+               '    from mentat.app import run_cli\n  File "/home/gussand/github/mentat/mentat/app.py", line 117\n'
+               '    match user_response.lower():\n          ^\nSyntaxError: invalid syntax\n')
     assert r.bucket == "spawn_failure", r.bucket
 
 
@@ -258,56 +250,51 @@ def test_http_503_server_error_reason_only_as_a_labelled_reason_line():
     # http-503-server-error-reason read 'server error: 503' anywhere, so an Envoy reset
     # ('… reset reason: connection failure. Server error: 503') became overloaded instead of
     # network, and a tool's output about the app under test became the service's 503.
-    r = _agent_run_answer("Connection error: upstream connect error or disconnect/reset before headers. "
-           "reset reason: connection failure. Server error: 503")
+    r = answer("agent-run", "Connection error: upstream connect error or disconnect/reset before headers. "
+               "reset reason: connection failure. Server error: 503")
     assert r.bucket == "network", r.bucket
-    r = _agent_run_answer("curl: (22) The requested URL returned error: 503\n"
-           "Tool run_command output: Server error: 503 from http://localhost:8080/health")
-    assert "http-503" not in r.signals and r.bucket != "overloaded", r.bucket
+    assert_not_read("agent-run", "http-503", [
+        "curl: (22) The requested URL returned error: 503\n"
+        "Tool run_command output: Server error: 503 from http://localhost:8080/health",
+    ], not_bucket="overloaded")
     # positive control: Copilot's reason line under a translated notice
     for text in [
         "申し訳ございません。要求に失敗しました。もう一度お試しください。\n\n理由: Server error: 503",
         "Desculpe, sua solicitação falhou. Tente novamente.\n\nMotivo: Server error: 503",
         "Sorry, your request failed. Please try again.\n\nReason: Server error: 503",
     ]:
-        assert _agent_run_answer(text).bucket == "overloaded", text
+        assert answer("agent-run", text).bucket == "overloaded", text
 
 
 def test_auth_entra_sts_error_code_not_for_transient_sts_codes():
     # auth-entra-sts-error-code read every AADSTS code as a refused sign-in, including the
     # service's own transient errors, which a retry (not a sign-in) fixes.
-    for text in [
+    assert_not_read("agent-run", "auth-rejected", [
         "AADSTS90033: A transient error has occurred. Please try again.",
         "Error: AADSTS50196: The server terminated an operation because it encountered a client request loop.",
-    ]:
-        r = _agent_run_answer(text)
-        assert "auth-rejected" not in r.signals, text
-        assert r.bucket != "auth", r.bucket
+    ], not_bucket="auth")
     # positive control: a tenant's policy denying the token
-    r = _agent_run_answer("Error Message: access_denied: AADSTS90123: The token can't be issued because the identity "
-           "or claim issuance provider denied the request. Response code: access_denied.")
+    r = answer("agent-run", "Error Message: access_denied: AADSTS90123: The token can't be issued because the identity "
+               "or claim issuance provider denied the request. Response code: access_denied.")
     assert r.bucket == "auth", r.bucket
-    assert _agent_run_answer("AADSTS70020: The provided value for the input parameter 'device_code' is not valid. "
-              "This device code has expired.").bucket == "auth"
+    assert answer("agent-run", "AADSTS70020: The provided value for the input parameter 'device_code' is not valid. "
+                  "This device code has expired.").bucket == "auth"
 
 
 def test_serverless_invocation_timeout_not_for_a_relay_or_proxy():
     # killed-serverless-invocation-timeout vetoed only 'error from provider' / 'upstream', so
     # a proxy or relay on Vercel that the agent calls timing out was read as the agent killed.
-    for text in [
+    assert_not_read("agent-run", "killed-text", [
         "Error: fetch to https://proxy.example.vercel.app/v1/chat/completions failed: "
         "504 Gateway Timeout FUNCTION_INVOCATION_TIMEOUT",
         "OpenAI-compatible relay returned: An error occurred with your deployment "
         "EDGE_FUNCTION_INVOCATION_TIMEOUT (relay https://api.myrelay.com)",
-    ]:
-        r = _agent_run_answer(text)
-        assert "killed-text" not in r.signals, text
-        assert r.bucket == "network", r.bucket
+    ], bucket="network")
     # positive control: the deployment running the agent was stopped
-    assert _agent_run_answer("Vercel log shows this: `[POST] /api/chat reason=EDGE_FUNCTION_INVOCATION_TIMEOUT, "
-              "status=504, user_error=true`").bucket == "killed"
-    assert _agent_run_answer("Requests are often ending with An error occurred with your deployment "
-              "FUNCTION_INVOCATION_TIMEOUT.").bucket == "killed"
+    assert answer("agent-run", "Vercel log shows this: `[POST] /api/chat reason=EDGE_FUNCTION_INVOCATION_TIMEOUT, "
+                  "status=504, user_error=true`").bucket == "killed"
+    assert answer("agent-run", "Requests are often ending with An error occurred with your deployment "
+                  "FUNCTION_INVOCATION_TIMEOUT.").bucket == "killed"
 
 
 def test_max_turns_route_not_vetoed_by_an_earlier_recovered_tool_call_error():
@@ -321,10 +308,10 @@ def test_max_turns_route_not_vetoed_by_an_earlier_recovered_tool_call_error():
         "Tool call run_commands emitted invalid JSON arguments; asking the model again\n"
         "Agent stopped: reached maximum steps (20)",
     ]:
-        r = _agent_run_answer(text)
+        r = answer("agent-run", text)
         assert r.bucket == "max_turns", (text, r.bucket)
     # positive control: the ReAct loop that could not read an Action still is not a cap
-    r = _agent_run_answer("--- 第 1 步 ---\n⚠️ 警告：未能解析出有效的Action，流程终止。\n⏰ 已达到最大步数，流程终止。\n\n"
-           "✅ 默认配置结果: 抱歉，我无法在限定步数内完成这个任务。")
+    r = answer("agent-run", "--- 第 1 步 ---\n⚠️ 警告：未能解析出有效的Action，流程终止。\n⏰ 已达到最大步数，流程终止。\n\n"
+               "✅ 默认配置结果: 抱歉，我无法在限定步数内完成这个任务。")
     assert r.bucket == "unknown_non_zero" and r.rule == "tool-call-malformed", (r.bucket, r.rule)
-    assert _agent_run_answer("达到最大迭代次数，任务终止。").bucket == "max_turns"
+    assert answer("agent-run", "达到最大迭代次数，任务终止。").bucket == "max_turns"

@@ -19,6 +19,7 @@ import pytest
 import failtax
 from failtax.table import load_table
 from failtax.taxonomy import load_taxonomy
+from narrowed import assert_not_read, assert_read
 from real_messages import read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages" / "devflow.yaml"
@@ -374,100 +375,96 @@ def test_an_over_long_command_line_is_the_prompts_only_when_an_agent_was_spawned
 def test_a_log_the_reporter_pasted_and_cut_is_not_a_prompt_that_lost_its_paste():
     # the paste rule read any 'paste…' then 'cut off' or 'truncated' within 40 characters,
     # so a bug report's 'the pasted output got cut off' became a prompt never delivered
-    for text in ("npm ERR! code E404 — sorry, the pasted output got cut off",
-                 "error: linker command failed (the log I pasted here is truncated)"):
-        assert "prompt-handoff-failed" not in failtax.classify({"text": text}, taxonomy="devflow").signals, text
-    for text in ("Long paste truncated on Windows", "the pasted content is truncated mid-line before being submitted",
-                 "Text gets truncated when pasting or typing large content into the prompt"):
-        assert "prompt-handoff-failed" in failtax.classify({"text": text}, taxonomy="devflow").signals, text
-
-
-def _devflow_answer(text):
-    return failtax.classify({"text": text}, taxonomy="devflow")
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "npm ERR! code E404 — sorry, the pasted output got cut off",
+        "error: linker command failed (the log I pasted here is truncated)",
+    ])
+    assert_read("devflow", "prompt-handoff-failed", [
+        "Long paste truncated on Windows",
+        "the pasted content is truncated mid-line before being submitted",
+        "Text gets truncated when pasting or typing large content into the prompt",
+    ])
 
 
 def test_org_policy_blocked_needs_the_held_back_server_extension_or_site():
     # org-policy-blocked used to read any "blocked/disabled by your organization's policy",
     # so a registry download, an image pull or a push refused by an org policy became an
     # agent trust gate (trust_gate) instead of staying infra / unread.
-    for text in [
+    assert_not_read("devflow", "org-policy-blocked", [
         "npm ERR! 403 Forbidden - GET https://registry.npmjs.org/lodash - blocked by your organization's policy",
         "docker: Error response from daemon: image pull blocked by organization policy",
         "git push origin main\nremote: error: GH006: Protected branch update failed. Changes blocked by organization policy.",
-    ]:
-        r = _devflow_answer(text)
-        assert "org-policy-blocked" not in r.signals, text
-        assert r.bucket != "trust_gate", text
+    ], not_bucket="trust_gate")
     # positive control: the rule's own wordings
-    for text in [
+    assert_read("devflow", "org-policy-blocked", [
         "! Third-party MCP servers are disabled by your organization's Copilot policy. Only built-in servers are available.",
         "Error: This extension is disabled by your organization's policy.",
         "\"This site is blocked by your organization's policy.\"",
-    ]:
-        r = _devflow_answer(text)
-        assert "org-policy-blocked" in r.signals, text
-        assert r.bucket == "trust_gate", text
+    ], bucket="trust_gate")
 
 
 def test_implicit_declaration_bracketed_warning_is_not_a_compile_error():
     # c-implicit-function-declaration-not-warning vetoed only "warning: implicit declaration
     # of function", so a log's "[WARNING] implicit declaration of function" above failed tests
     # was read as a C compile error (compile instead of test).
-    text = "[WARNING] implicit declaration of function 'memset'\nFAILED: 2 tests failed"
-    r = _devflow_answer(text)
-    assert "c-compile-error" not in r.signals
-    assert r.bucket == "test"
+    assert_not_read("devflow", "c-compile-error", [
+        "[WARNING] implicit declaration of function 'memset'\nFAILED: 2 tests failed",
+    ], bucket="test")
     # positive control: gcc 14's error and the report's wording
-    r = _devflow_answer("main.c: error: implicit declaration of function 'memset' [-Wimplicit-function-declaration]")
-    assert "c-compile-error" in r.signals and r.bucket == "compile"
-    r = _devflow_answer("在idf.py build出现implicit declaration of function 'memset' 等错误。")
-    assert "c-compile-error" in r.signals
+    assert_read("devflow", "c-compile-error", [
+        "main.c: error: implicit declaration of function 'memset' [-Wimplicit-function-declaration]",
+    ], bucket="compile")
+    assert_read("devflow", "c-compile-error", [
+        "在idf.py build出现implicit declaration of function 'memset' 等错误。",
+    ])
 
 
 def test_curl_28_timeout_counts_only_under_a_curl_download_to_a_file():
     # toolchain-download-timed-out read any curl (28) timeout as a refused download, even a
     # test's health check ("0 out of 0 bytes") or a timeout beside a compile error, which
     # moved test and compile failures to infra.
-    for text, bucket in [
-        ("tests/test_api.py::test_download FAILED\nE   curl: (28) Operation timed out after 1000 milliseconds with 12 out of 100 bytes received\n1 failed, 5 passed", "test"),
-        ("Downloading deps\ncurl: (28) Operation timed out after 10000 milliseconds with 2048 out of 4096 bytes received\nsrc/main.c:10:5: error: expected ';' before '}' token\nmake: *** [all] Error 1", "compile"),
-    ]:
-        r = _devflow_answer(text)
-        assert "dependency-fetch-refused" not in r.signals, text
-        assert r.bucket == bucket, text
-    r = _devflow_answer("$ curl -sf http://localhost:8080/health\ncurl: (28) Operation timed out after 5000 milliseconds with 0 out of 0 bytes received\n")
-    assert "dependency-fetch-refused" not in r.signals
+    assert_not_read("devflow", "dependency-fetch-refused", [
+        "tests/test_api.py::test_download FAILED\nE   curl: (28) Operation timed out after 1000 milliseconds with 12 out of 100 bytes received\n1 failed, 5 passed",
+    ], bucket="test")
+    assert_not_read("devflow", "dependency-fetch-refused", [
+        "Downloading deps\ncurl: (28) Operation timed out after 10000 milliseconds with 2048 out of 4096 bytes received\nsrc/main.c:10:5: error: expected ';' before '}' token\nmake: *** [all] Error 1",
+    ], bucket="compile")
+    assert_not_read("devflow", "dependency-fetch-refused", [
+        "$ curl -sf http://localhost:8080/health\ncurl: (28) Operation timed out after 5000 milliseconds with 0 out of 0 bytes received\n",
+    ])
     # positive control: a download cut off part-way under `curl --output`, and Codemagic's line
-    r = _devflow_answer("> curl --fail --show-error --silent --output flutter.zip --max-time 120.00 https://storage.googleapis.com/x.zip\ncurl: (28) Operation timed out after 120011 milliseconds with 525151681 out of 1167172797 bytes received\n")
-    assert "dependency-fetch-refused" in r.signals and r.bucket == "infra"
-    r = _devflow_answer("Downloading Flutter release timed out\n\nBuild failed :|")
-    assert "dependency-fetch-refused" in r.signals and r.bucket == "infra"
+    assert_read("devflow", "dependency-fetch-refused", [
+        "> curl --fail --show-error --silent --output flutter.zip --max-time 120.00 https://storage.googleapis.com/x.zip\ncurl: (28) Operation timed out after 120011 milliseconds with 525151681 out of 1167172797 bytes received\n",
+        "Downloading Flutter release timed out\n\nBuild failed :|",
+    ], bucket="infra")
 
 
 def test_unable_to_connect_to_internet_needs_a_check_severity():
     # ci-connectivity-check-failed read any "unable to connect to internet", so an app's
     # own offline banner described in a bug report became a CI network problem (infra).
-    r = _devflow_answer("The app shows 'Unable to connect to internet' even when online. Steps: open app, tap Sync.")
-    assert "network-env" not in r.signals
-    assert r.bucket != "infra"
+    assert_not_read("devflow", "network-env", [
+        "The app shows 'Unable to connect to internet' even when online. Steps: open app, tap Sync.",
+    ], not_bucket="infra")
     # positive control: YunoHost CI's connectivity check
-    r = _devflow_answer('CI jobs fail with "Critical: Unable to connect to internet." errors.')
-    assert "network-env" in r.signals and r.bucket == "infra"
+    assert_read("devflow", "network-env", [
+        'CI jobs fail with "Critical: Unable to connect to internet." errors.',
+    ], bucket="infra")
 
 
 def test_tool_error_line_needs_the_quoted_failure():
     # agent-chat-tool-error-line read any line "Tool <name>: failed/error", so a version
     # manager's "Tool node: failed to download ... connection reset" (infra) and a scanner's
     # "tool semgrep: failed, 3 findings" became a model's failed tool call (prompt_delivery).
-    r = _devflow_answer("$ mise install\nTool node: failed to download https://nodejs.org/dist/v20.0.0/node.tar.gz: connection reset\n")
-    assert "tool-call-failed" not in r.signals
-    assert r.bucket == "infra"
-    r = _devflow_answer("tool semgrep: failed, 3 findings (blocking)\nrules: python.lang.security.hardcoded-secret")
-    assert "tool-call-failed" not in r.signals
-    assert r.bucket != "prompt_delivery"
+    assert_not_read("devflow", "tool-call-failed", [
+        "$ mise install\nTool node: failed to download https://nodejs.org/dist/v20.0.0/node.tar.gz: connection reset\n",
+    ], bucket="infra")
+    assert_not_read("devflow", "tool-call-failed", [
+        "tool semgrep: failed, 3 findings (blocking)\nrules: python.lang.security.hardcoded-secret",
+    ], not_bucket="prompt_delivery")
     # positive control: CodeCompanion's line
-    r = _devflow_answer('# [Bug]: read_file fails\nTool read_file: "Error reading `nil`\nend_line_number_base_zero (249) is beyond file length')
-    assert "tool-call-failed" in r.signals and r.bucket == "prompt_delivery"
+    assert_read("devflow", "tool-call-failed", [
+        '# [Bug]: read_file fails\nTool read_file: "Error reading `nil`\nend_line_number_base_zero (249) is beyond file length',
+    ], bucket="prompt_delivery")
 
 
 def test_composer_rate_limit_then_source_fallback_is_not_a_refused_download():
@@ -480,9 +477,8 @@ def test_composer_rate_limit_then_source_fallback_is_not_a_refused_download():
         "  - Installing hamcrest/hamcrest-php (v2.0.0): Cloning 776503d3a8\n"
         "PHPUnit 9.5.0\n\nFAILURES!\nTests: 10, Assertions: 20, Failures: 2."
     )
-    r = _devflow_answer(text)
-    assert "dependency-fetch-refused" not in r.signals
-    assert r.bucket == "test"
+    assert_not_read("devflow", "dependency-fetch-refused", [text], bucket="test")
     # positive control: the download refused outright
-    r = _devflow_answer("  - Installing hamcrest/hamcrest-php (v2.0.0): Downloading (0%)GitHub API limit (0 calls/hr) is exhausted, could not fetch https://api.github.com/repos/hamcrest/hamcrest-php/zipball/776503d. Create a GitHub OAuth token to go over the API rate limit.")
-    assert "dependency-fetch-refused" in r.signals and r.bucket == "infra"
+    assert_read("devflow", "dependency-fetch-refused", [
+        "  - Installing hamcrest/hamcrest-php (v2.0.0): Downloading (0%)GitHub API limit (0 calls/hr) is exhausted, could not fetch https://api.github.com/repos/hamcrest/hamcrest-php/zipball/776503d. Create a GitHub OAuth token to go over the API rate limit.",
+    ], bucket="infra")

@@ -18,6 +18,7 @@ import pytest
 import failtax
 from failtax.table import load_table
 from failtax.taxonomy import load_taxonomy
+from narrowed import answer, assert_not_read, assert_read
 from real_messages import read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages" / "orchestration.yaml"
@@ -234,131 +235,134 @@ def test_a_stall_told_beside_a_sleeping_machine_in_loose_words_is_the_sleep_buck
 
 def test_a_ci_build_agent_failing_the_build_is_not_a_coding_agents_red_gate():
     # the rule read 'agent … fails the build' for any agent, a CI service's build agent too
-    for text in ("The self-hosted agent fails the build: No space left on device",
-                 "Azure Pipelines: the build agent fails the build because JDK 17 is not installed"):
-        assert "verification-red" not in failtax.classify({"text": text}, taxonomy="orchestration").signals, text
-    text = "When Github hosted Copilot fails a CI build it just kinda sits there and does nothing"
-    assert "verification-red" in failtax.classify({"text": text}, taxonomy="orchestration").signals
-    assert "verification-red" in failtax.classify(
-        {"text": "The coding agent fails the PR build: 3 tests failed"}, taxonomy="orchestration").signals
-
-
-def _orchestration_answer(text):
-    return failtax.classify({"text": text}, taxonomy="orchestration")
+    assert_not_read("orchestration", "verification-red", [
+        "The self-hosted agent fails the build: No space left on device",
+        "Azure Pipelines: the build agent fails the build because JDK 17 is not installed",
+    ])
+    assert_read("orchestration", "verification-red", [
+        "When Github hosted Copilot fails a CI build it just kinda sits there and does nothing",
+        "The coding agent fails the PR build: 3 tests failed",
+    ])
 
 
 def test_usage_window_zh_needs_reached_cap_not_any_shiyong_shangxian():
     # usage-window-cap-zh used to read any bare '使用上限' (also a per-user API cap asked for in a
     # review) as a usage window running out, moving a reviewer's must-fix to usage_limit_mid_task.
-    r = _orchestration_answer("Reviewer: NEEDS_CHANGES. Must-fix: 给 API 增加每个用户的使用上限，否则会被滥用。")
-    assert r.bucket == "review_blocked"
-    assert "usage-limit" not in r.signals
-    ok = _orchestration_answer("HttpError 429: 已达到 5 小时的使用上限。您的限额将在 2026-08-25 07:41:44 重置。")
-    assert ok.bucket == "usage_limit_mid_task" and "usage-limit" in ok.signals
+    assert_not_read("orchestration", "usage-limit", [
+        "Reviewer: NEEDS_CHANGES. Must-fix: 给 API 增加每个用户的使用上限，否则会被滥用。",
+    ], bucket="review_blocked")
+    assert_read("orchestration", "usage-limit", [
+        "HttpError 429: 已达到 5 小时的使用上限。您的限额将在 2026-08-25 07:41:44 重置。",
+    ], bucket="usage_limit_mid_task")
 
 
 def test_review_against_previous_fix_needs_adversarial_loop():
     # review-against-previous-fix used to read any 'findings against the previous round's fix' as the
     # same must-fix again, so one ordinary NEEDS_CHANGES on a new defect in a fix left review_blocked.
-    r = _orchestration_answer("The reviewer posted findings against the previous round's fix: the new null check swallows the error. NEEDS_CHANGES.")
-    assert r.bucket == "review_blocked"
-    assert "same-must-fix-twice" not in r.signals
-    ok = _orchestration_answer("AI review gates find real defects for about two rounds, then start generating adversarial cases against the previous round's fix, which is unbounded by construction.")
+    assert_not_read("orchestration", "same-must-fix-twice", [
+        "The reviewer posted findings against the previous round's fix: the new null check swallows the error. NEEDS_CHANGES.",
+    ], bucket="review_blocked")
+    ok = answer("orchestration", "AI review gates find real defects for about two rounds, then start generating adversarial cases against the previous round's fix, which is unbounded by construction.")
     assert ok.bucket == "same_must_fix_twice"
 
 
 def test_pr_blocked_until_needs_reviewer_not_bare_approved():
     # pr-blocked-until-requested-changes used to accept a bare 'approv…' after 'blocked until', so a PR
     # held for a red build ('until the build is green and approved') became a review block.
-    r = _orchestration_answer("The PR is blocked until the build is green and approved; verify step failed: npm test exited 1.")
-    assert r.bucket != "review_blocked"
-    assert "review-blocking" not in r.signals
-    ok = _orchestration_answer("Unfortunately PR is blocked until the author changes the other code as requested by Gemini.")
-    assert ok.bucket == "review_blocked" and "review-blocking" in ok.signals
-    ok2 = _orchestration_answer("If an author assigns two reviewers, the merge is blocked until both requested reviewers approve, request changes, or are unrequested.")
+    assert_not_read("orchestration", "review-blocking", [
+        "The PR is blocked until the build is green and approved; verify step failed: npm test exited 1.",
+    ], not_bucket="review_blocked")
+    assert_read("orchestration", "review-blocking", [
+        "Unfortunately PR is blocked until the author changes the other code as requested by Gemini.",
+    ], bucket="review_blocked")
+    ok2 = answer("orchestration", "If an author assigns two reviewers, the merge is blocked until both requested reviewers approve, request changes, or are unrequested.")
     assert ok2.bucket == "review_blocked"
 
 
 def test_never_heard_back_needs_agent_that_messaged_people():
     # reply-never-observed used to read any 'agent … never heard back' as a wait on a reply, so an agent
     # that never heard back from CI or the verifier over red tests became sentinel_wait_loop.
-    for t in [
+    assert_not_read("orchestration", "notification-never-arrives", [
         "The agent sent the PR and never heard back from CI; the checks failed with 2 red tests.",
         "The agent stopped and never heard back from the verifier: test_login FAILED (AssertionError) twice in a row.",
-    ]:
-        r = _orchestration_answer(t)
-        assert r.bucket != "sentinel_wait_loop", t
-        assert "notification-never-arrives" not in r.signals, t
-    ok = _orchestration_answer("An agent that messaged four people and stopped never heard back.")
-    assert ok.bucket == "sentinel_wait_loop" and "notification-never-arrives" in ok.signals
+    ], not_bucket="sentinel_wait_loop")
+    assert_read("orchestration", "notification-never-arrives", [
+        "An agent that messaged four people and stopped never heard back.",
+    ], bucket="sentinel_wait_loop")
 
 
 def test_notification_unreachable_not_a_webhook_that_starts_work():
     # notification-destination-unreachable used to take a bare 'webhook'/'hook' as the notice, so a
     # webhook that should have started a deploy (which never ran) read as a notice failed after the work.
-    r = _orchestration_answer("Notifications were sent, but the webhook call to trigger the deploy job failed to reach the runner; the deploy never ran.")
-    assert r.bucket != "notification_failed_work_done"
-    assert "channel-notification-failed" not in r.signals
-    ok = _orchestration_answer("Notifications controller tried to send on deployed signal to the lambda but failed to reach it, which has an error logged.")
+    assert_not_read("orchestration", "channel-notification-failed", [
+        "Notifications were sent, but the webhook call to trigger the deploy job failed to reach the runner; the deploy never ran.",
+    ], not_bucket="notification_failed_work_done")
+    ok = answer("orchestration", "Notifications controller tried to send on deployed signal to the lambda but failed to reach it, which has an error logged.")
     assert ok.bucket == "notification_failed_work_done"
 
 
 def test_freeze_on_429_leaves_plan_allowance_to_usage():
     # freeze-on-429 used to read a stall after a 429 that the text puts down to a spent plan
     # allowance as an overload (subagent_overloaded).
-    r = _orchestration_answer("The agent stalls after 429: You have exceeded your monthly plan allowance.")
-    assert r.bucket != "subagent_overloaded"
-    assert "overload-cut-off" not in r.signals
-    ok = _orchestration_answer("Delegated subagents freeze on 429 Too Many Requests; OpenCode retries with no limit and the session freezes indefinitely.")
-    assert ok.bucket == "subagent_overloaded" and "overload-cut-off" in ok.signals
+    assert_not_read("orchestration", "overload-cut-off", [
+        "The agent stalls after 429: You have exceeded your monthly plan allowance.",
+    ], not_bucket="subagent_overloaded")
+    assert_read("orchestration", "overload-cut-off", [
+        "Delegated subagents freeze on 429 Too Many Requests; OpenCode retries with no limit and the session freezes indefinitely.",
+    ], bucket="subagent_overloaded")
 
 
 def test_job_active_nothing_happening_leaves_limits_alone():
     # job-active-nothing-happening used to win over rate and usage limits named in the same text,
     # moving a 429-throttled worker (overload) and a usage-limited agent to stalled_no_progress.
-    r = _orchestration_answer("Job is stuck in the active state, nothing is happening since the worker was rate limited with 429 Too Many Requests.")
+    r = answer("orchestration", "Job is stuck in the active state, nothing is happening since the worker was rate limited with 429 Too Many Requests.")
     assert r.bucket == "subagent_overloaded"
-    r2 = _orchestration_answer("Task stuck in active status and nothing happening: the agent hit the usage limit and will resume at 5pm.")
+    r2 = answer("orchestration", "Task stuck in active status and nothing happening: the agent hit the usage limit and will resume at 5pm.")
     assert r2.bucket == "usage_limit_mid_task"
-    ok = _orchestration_answer("Sometimes it'll die and there's a job set in the `active` state, but nothing is happening.")
-    assert ok.bucket == "stalled_no_progress" and "stall-watchdog" in ok.signals
+    assert_read("orchestration", "stall-watchdog", [
+        "Sometimes it'll die and there's a job set in the `active` state, but nothing is happening.",
+    ], bucket="stalled_no_progress")
 
 
 def test_port_in_use_needs_tests_not_latest():
     # test-port-already-in-use used and_contains "test", which 'latest' satisfies, so a dev server
     # that could not bind its port after an upgrade read as an environment false red.
-    r = _orchestration_answer("After upgrading to the latest Next.js the dev server fails: Error: listen EADDRINUSE: address already in use :::3000")
-    assert r.bucket != "environment_false_red"
-    assert "env-version-mismatch" not in r.signals
-    ok = _orchestration_answer("Running the test suite frequently runs into listen EADDRINUSE: address already in use :::54024 (flaky test)")
-    assert ok.bucket == "environment_false_red" and "env-version-mismatch" in ok.signals
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "After upgrading to the latest Next.js the dev server fails: Error: listen EADDRINUSE: address already in use :::3000",
+    ], not_bucket="environment_false_red")
+    assert_read("orchestration", "env-version-mismatch", [
+        "Running the test suite frequently runs into listen EADDRINUSE: address already in use :::54024 (flaky test)",
+    ], bucket="environment_false_red")
 
 
 def test_docker_daemon_down_needs_tests_not_latest():
     # tests-without-docker-daemon used and_contains "test", which 'node:latest' satisfies, so a plain
     # docker pull with the daemon down read as a red test of the environment.
-    r = _orchestration_answer("docker pull node:latest: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?")
-    assert r.bucket != "environment_false_red"
-    assert "env-version-mismatch" not in r.signals
-    ok = _orchestration_answer("Clean up docker failing during tests: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?")
-    assert ok.bucket == "environment_false_red" and "env-version-mismatch" in ok.signals
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "docker pull node:latest: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?",
+    ], not_bucket="environment_false_red")
+    assert_read("orchestration", "env-version-mismatch", [
+        "Clean up docker failing during tests: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?",
+    ], bucket="environment_false_red")
 
 
 def test_commit_status_post_failed_leaves_red_builds_alone():
     # commit-status-post-failed used to read 'failed to update commit status' as the only failure even
     # when the same text says the build's own tests failed, moving a red build to notification_failed_work_done.
-    r = _orchestration_answer("Failed to update commit status on GitHub, and the build itself failed: 3 tests red in test_api.py.")
-    assert r.bucket != "notification_failed_work_done"
-    assert "channel-notification-failed" not in r.signals
-    ok = _orchestration_answer("Our commit status isn't updated on GitHub after the build finishes successfully.")
-    assert ok.bucket == "notification_failed_work_done" and "channel-notification-failed" in ok.signals
+    assert_not_read("orchestration", "channel-notification-failed", [
+        "Failed to update commit status on GitHub, and the build itself failed: 3 tests red in test_api.py.",
+    ], not_bucket="notification_failed_work_done")
+    assert_read("orchestration", "channel-notification-failed", [
+        "Our commit status isn't updated on GitHub after the build finishes successfully.",
+    ], bucket="notification_failed_work_done")
 
 
 def test_run_never_enqueued_leaves_usage_limits_alone():
     # run-never-enqueued used to win over a usage limit named in the same text, moving runs held by a
     # spent usage window (usage_limit_mid_task) to a start-up overload.
-    r = _orchestration_answer("Runs stuck in pending on scheduling errors because the usage limit was reached; resets at 5pm.")
-    assert r.bucket == "usage_limit_mid_task"
-    assert "waits-on-failed-start" not in r.signals
-    ok = _orchestration_answer("Delayed runs stuck in PENDING indefinitely on enqueue failure.")
-    assert ok.bucket == "subagent_overloaded" and "waits-on-failed-start" in ok.signals
+    assert_not_read("orchestration", "waits-on-failed-start", [
+        "Runs stuck in pending on scheduling errors because the usage limit was reached; resets at 5pm.",
+    ], bucket="usage_limit_mid_task")
+    assert_read("orchestration", "waits-on-failed-start", [
+        "Delayed runs stuck in PENDING indefinitely on enqueue failure.",
+    ], bucket="subagent_overloaded")

@@ -14,6 +14,7 @@ import pytest
 
 import failtax
 from failtax.table import load_table
+from narrowed import assert_not_read, assert_read
 from real_messages import REAL, read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
 
@@ -253,342 +254,317 @@ def test_text_cut_off_on_a_login_or_dialog_screen_is_still_read_as_the_pages_lay
 def test_a_page_that_never_loads_is_the_apps_even_on_a_page_named_for_agents():
     # the loader rule's veto 'the agent' also stood down for 'the agents page'; a second
     # rule with a narrower veto read only 'spinner is stuck' and 'page loads forever'
-    for text in ("Loader is not disappearing on the agents page: the loader is continuously running",
-                 "On the agents list the spinner is stuck and the page loads forever",
-                 "Infinite loading spinner after login to the agents dashboard"):
-        assert "product-broken" in failtax.classify({"text": text}, taxonomy="regen").signals, text
-    for text in ("The spinner keeps spinning forever while waiting for the agent.",
-                 "The agent is stuck: the page loads forever and the agent gets stuck on it"):
-        assert "product-broken" not in failtax.classify({"text": text}, taxonomy="regen").signals, text
-
-
-def _replay_answer(text):
-    return failtax.classify({"text": text}, taxonomy="replay")
+    assert_read("regen", "product-broken", [
+        "Loader is not disappearing on the agents page: the loader is continuously running",
+        "On the agents list the spinner is stuck and the page loads forever",
+        "Infinite loading spinner after login to the agents dashboard",
+    ])
+    assert_not_read("regen", "product-broken", [
+        "The spinner keeps spinning forever while waiting for the agent.",
+        "The agent is stuck: the page loads forever and the agent gets stuck on it",
+    ])
 
 
 def test_host_render_rule_leaves_app_errors_in_screenshots_to_the_app():
     # visual-diff-put-on-host-fonts-or-arch used to read any "failed without changing UI" beside a
     # snapshot word as a render-host mismatch (infra), even when the screenshot showed the app's own
     # 500 page, an uncaught TypeError or a backend change.
-    for t in [
+    assert_not_read("replay", "render-host-mismatch", [
         "Screenshot test failed without changing UI: the submit button now shows a 500 Internal Server Error page in the diff image.",
         "Screenshots failed without changing UI code; the dashboard now throws Uncaught TypeError: x is undefined after the API change, screenshot diff shows blank page",
         'Our Chromatic snapshot tests failed without changing UI: the backend now returns an empty product list, so the stories render "No results".',
-    ]:
-        r = _replay_answer(t)
-        assert "render-host-mismatch" not in r.signals, t
-        assert r.bucket != "infra", t
+    ], not_bucket="infra")
     # positive control: its own wording is still read
-    r = _replay_answer("Recently the new loki version 0.30.0 the test failed without changing UI. Reverted to 0.29.0 and the loki test passes using existing reference images.")
-    assert "render-host-mismatch" in r.signals and r.bucket == "infra"
+    assert_read("replay", "render-host-mismatch", [
+        "Recently the new loki version 0.30.0 the test failed without changing UI. Reverted to 0.29.0 and the loki test passes using existing reference images.",
+    ], bucket="infra")
 
 
 def test_stale_baseline_rule_leaves_styling_regressions_to_the_app():
     # visual-baselines-left-behind-ui-changes used to read "baseline not up to date" whatever the
     # cause, so a report of a real CSS regression became a stale script.
-    t = "Percy: baseline not up to date because the header now renders broken: the logo overlaps the nav after the CSS regression in #412. Expected no visual changes."
-    r = _replay_answer(t)
-    assert "label-path-mismatch" not in r.signals
-    assert r.bucket != "stale-script"
-    r = _replay_answer("# Percy baseline not up to date\nPercy visual regression tests are still flagging up old changes because the baseline is missing many updated screenshots.")
-    assert "label-path-mismatch" in r.signals and r.bucket == "stale-script"
+    assert_not_read("replay", "label-path-mismatch", [
+        "Percy: baseline not up to date because the header now renders broken: the logo overlaps the nav after the CSS regression in #412. Expected no visual changes.",
+    ], not_bucket="stale-script")
+    assert_read("replay", "label-path-mismatch", [
+        "# Percy baseline not up to date\nPercy visual regression tests are still flagging up old changes because the baseline is missing many updated screenshots.",
+    ], bucket="stale-script")
 
 
 def test_not_the_apps_defect_ja_does_not_take_the_test_side_for_the_app():
     # not-the-apps-defect-ja used to read any "X側の不具合によるものではない" as infra, also when X is
     # the test side, which points at the app instead.
-    t = "テスト側の不具合によるものではない。アプリの保存処理で例外が発生しています: NullPointerException"
-    r = _replay_answer(t)
-    assert "automation-setup-error" not in r.signals
-    assert r.bucket != "infra"
-    r = _replay_answer("E2Eテストが内部エラーで落ちる。EC-CUBE側の不具合に起因するものではない模様。")
-    assert "automation-setup-error" in r.signals and r.bucket == "infra"
+    assert_not_read("replay", "automation-setup-error", [
+        "テスト側の不具合によるものではない。アプリの保存処理で例外が発生しています: NullPointerException",
+    ], not_bucket="infra")
+    assert_read("replay", "automation-setup-error", [
+        "E2Eテストが内部エラーで落ちる。EC-CUBE側の不具合に起因するものではない模様。",
+    ], bucket="infra")
 
 
 def test_tests_followed_app_change_ja_leaves_app_bugs_to_the_app():
     # tests-followed-app-change-ja used to read any Japanese selector or "落ちないように修正" fix as a
     # script behind the app, even when the report says the app itself is at fault.
-    for t in [
+    assert_not_read("replay", "label-path-mismatch", [
         "アプリの不具合でE2Eテストが落ちる。ロケータを更新したが、保存ボタンを押すと画面が真っ白になる (TypeError: Cannot read properties of undefined)",
         "E2Eテストが落ちないように修正しましたが、本番でも同じ不具合が発生しているのでアプリ側のバグです。",
-    ]:
-        r = _replay_answer(t)
-        assert "label-path-mismatch" not in r.signals, t
-        assert r.bucket != "stale-script", t
-    r = _replay_answer("# E2Eテストの詳細検索ボタン修正\n詳細検索ボタンの xpath を修正")
-    assert "label-path-mismatch" in r.signals and r.bucket == "stale-script"
+    ], not_bucket="stale-script")
+    assert_read("replay", "label-path-mismatch", [
+        "# E2Eテストの詳細検索ボタン修正\n詳細検索ボタンの xpath を修正",
+    ], bucket="stale-script")
 
 
 def test_e2e_broken_by_app_change_leaves_server_errors_and_browser_updates_alone():
     # e2e-tests-broken-by-app-change-in-prose used to read "tests failing after the app update" as a
     # stale script beside a bare 500, a validation failure or a new Chrome.
-    for t in [
+    assert_not_read("replay", "label-path-mismatch", [
         "E2E tests failing after the app update: the checkout page throws 500 on submit",
         "Cypress tests fail since the UI changes: the save button is disabled and never enables, form validation rejects a valid email",
         "UI tests broke after the app update because the new Chrome 120 headless mode changed screenshot size",
-    ]:
-        r = _replay_answer(t)
-        assert "label-path-mismatch" not in r.signals, t
-        assert r.bucket != "stale-script", t
-    r = _replay_answer("# EVG-16871: Fix e2e test\n- Fix e2e test broken by app changes")
-    assert "label-path-mismatch" in r.signals and r.bucket == "stale-script"
+    ], not_bucket="stale-script")
+    assert_read("replay", "label-path-mismatch", [
+        "# EVG-16871: Fix e2e test\n- Fix e2e test broken by app changes",
+    ], bucket="stale-script")
 
 
 def test_squish_aut_rule_leaves_an_app_that_throws_on_launch():
     # squish-aut-did-not-start used to read "AUT did not start" as infra even when the app threw its
     # own exception on launch.
-    t = "Test failed: the AUT did not start because the application throws an unhandled exception on launch: System.NullReferenceException in MainWindow.xaml.cs"
-    r = _replay_answer(t)
-    assert "automation-setup-error" not in r.signals
-    assert r.bucket != "infra"
-    r = _replay_answer("# Squish tests - cannot run AUT\nUnable to start client during squish tests.\nNeed to add kdsingleapplication in squish image also")
-    assert "automation-setup-error" in r.signals and r.bucket == "infra"
+    assert_not_read("replay", "automation-setup-error", [
+        "Test failed: the AUT did not start because the application throws an unhandled exception on launch: System.NullReferenceException in MainWindow.xaml.cs",
+    ], not_bucket="infra")
+    assert_read("replay", "automation-setup-error", [
+        "# Squish tests - cannot run AUT\nUnable to start client during squish tests.\nNeed to add kdsingleapplication in squish image also",
+    ], bucket="infra")
 
 
 def test_name_mapping_rule_leaves_an_app_crash_to_the_app():
     # testcomplete-name-mapping-changed used to read "mapped objects have changed" as a stale script
     # even when the report says the app crashes and the object never appears.
-    t = "TestComplete test fails: the mapped objects have changed because the app now crashes on the Orders screen and the panel never appears."
-    r = _replay_answer(t)
-    assert "label-path-mismatch" not in r.signals
-    assert r.bucket != "stale-script"
-    r = _replay_answer("TestComplete: when this namemapping changes all my tests become unrunnable")
-    assert "label-path-mismatch" in r.signals and r.bucket == "stale-script"
+    assert_not_read("replay", "label-path-mismatch", [
+        "TestComplete test fails: the mapped objects have changed because the app now crashes on the Orders screen and the panel never appears.",
+    ], not_bucket="stale-script")
+    assert_read("replay", "label-path-mismatch", [
+        "TestComplete: when this namemapping changes all my tests become unrunnable",
+    ], bucket="stale-script")
 
 
 def test_recorder_rule_leaves_a_broken_app_to_the_app():
     # recorder-picked-wrong-selector used to read "codegen generated the locator ... fails" as the
     # recorder's fault even when the report says the app is broken (TypeError).
-    t = "codegen generated the locator fine; the test fails because the button is broken in the app (TypeError)"
-    r = _replay_answer(t)
-    assert "label-path-mismatch" not in r.signals
-    assert r.bucket != "stale-script"
-    r = _replay_answer("You can see that Studio picked a selector that only existed after the mousedown. Therefore, when the test runs, it will fail.")
-    assert "label-path-mismatch" in r.signals and r.bucket == "stale-script"
-
-
-def _regen_answer(text):
-    return failtax.classify({"text": text}, taxonomy="regen")
+    assert_not_read("replay", "label-path-mismatch", [
+        "codegen generated the locator fine; the test fails because the button is broken in the app (TypeError)",
+    ], not_bucket="stale-script")
+    assert_read("replay", "label-path-mismatch", [
+        "You can see that Studio picked a selector that only existed after the mousedown. Therefore, when the test runs, it will fail.",
+    ], bucket="stale-script")
 
 
 def test_console_error_on_visit_stands_down_for_agent_tools():
     # app-console-error-on-visit read a browser agent's own console error after opening
     # the app's URL (browser-use, Stagehand) as the app's JavaScript failing (product-uxux).
-    for t in [
+    assert_not_read("regen", "product-broken", [
         "After navigating to http://localhost:3000 the browser-use agent logs an error in the console: "
         "Failed to inject DOM tree script, buildDomTree.js returned null",
         "Opening http://localhost:8080 with Stagehand there are errors in the console: "
         "StagehandDefaultError: failed to initialise the page",
-    ]:
-        r = _regen_answer(t)
-        assert "product-broken" not in r.signals, t
-        assert r.bucket != "product-uxux", t
-    r = _regen_answer("Browsing to http://ps.example.net/ I see this error in the console.")
-    assert "product-broken" in r.signals and r.bucket == "product-uxux"
+    ], not_bucket="product-uxux")
+    assert_read("regen", "product-broken", [
+        "Browsing to http://ps.example.net/ I see this error in the console.",
+    ], bucket="product-uxux")
 
 
 def test_console_asset_404_not_tool_endpoints_or_reports():
     # app-console-asset-404 read a 404 from Ollama's API, the Playwright trace viewer, and
     # 'the report's screenshots do not show' (Japanese) as the app's missing assets.
-    for t in [
+    assert_not_read("regen", "page-not-found", [
         "GET http://localhost:11434/api/chat 404 (Not Found) when midscene calls ollama",
         "GET http://localhost:9323/trace/index.html 404 (Not Found) when I open the Playwright HTML report",
         "テストレポートのスクリーンショット画像が表示されない。Midsceneのレポートを開いても画像が表示されない",
-    ]:
-        r = _regen_answer(t)
-        assert "page-not-found" not in r.signals, t
-        assert r.bucket != "product-uxux", t
-    r = _regen_answer("Console outputs: GET http://staff.example.camp/media/photos/a.png 404 (NOT FOUND)")
-    assert "page-not-found" in r.signals and r.bucket == "product-uxux"
-    r = _regen_answer("404ページの画像が表記されない")
-    assert "page-not-found" in r.signals and r.bucket == "product-uxux"
+    ], not_bucket="product-uxux")
+    assert_read("regen", "page-not-found", [
+        "Console outputs: GET http://staff.example.camp/media/photos/a.png 404 (NOT FOUND)",
+        "404ページの画像が表記されない",
+    ], bucket="product-uxux")
 
 
 def test_llm_provider_not_configured_needs_setup_wording():
     # llm-provider-not-configured read an app's own AI feature showing 'AI provider is
     # not configured' on its page as the test tool's model set-up (infra).
-    t = 'The chat page of our app shows "AI provider is not configured" when I click Ask, so the test cannot continue'
-    r = _regen_answer(t)
-    assert "tool-setup-error" not in r.signals
-    assert r.bucket != "infra"
-    r = _regen_answer("NotImplementedError: Your LLM provider is not configured. Please configure it in the .env file.")
-    assert "tool-setup-error" in r.signals and r.bucket == "infra"
+    assert_not_read("regen", "tool-setup-error", [
+        'The chat page of our app shows "AI provider is not configured" when I click Ask, so the test cannot continue',
+    ], not_bucket="infra")
+    assert_read("regen", "tool-setup-error", [
+        "NotImplementedError: Your LLM provider is not configured. Please configure it in the .env file.",
+    ], bucket="infra")
 
 
 def test_zero_success_needs_a_benchmark():
     # benchmark-reproduction-zero-success read 'Steps to reproduce' followed by an app's
     # payment success rate of 0% as a benchmark harness misconfigured (infra).
-    t = ("Steps to reproduce: add an item and click Checkout. The payment success rate is 0% since "
-         "yesterday's deploy, every order fails with \"Payment declined\"")
-    r = _regen_answer(t)
-    assert "tool-setup-error" not in r.signals
-    assert r.bucket != "infra"
-    r = _regen_answer("在复现OSWorld基准测试时，模型在3步内主动输出FAIL终止任务，成功率0%。")
-    assert "tool-setup-error" in r.signals and r.bucket == "infra"
+    assert_not_read("regen", "tool-setup-error", [
+        "Steps to reproduce: add an item and click Checkout. The payment success rate is 0% since "
+        "yesterday's deploy, every order fails with \"Payment declined\"",
+    ], not_bucket="infra")
+    assert_read("regen", "tool-setup-error", [
+        "在复现OSWorld基准测试时，模型在3步内主动输出FAIL终止任务，成功率0%。",
+    ], bucket="infra")
 
 
 def test_model_not_taking_screenshots_is_not_image_input_setup():
     # model-without-image-input-for-screenshots read 'the LLM does not take screenshots'
     # (an agent that acts without looking and clicks the wrong element) as a model set up
     # without image input (infra).
-    t = "The LLM does not take screenshots after each action, so it clicked the wrong Delete button"
-    r = _regen_answer(t)
-    assert "tool-setup-error" not in r.signals
-    assert r.bucket == "agent-course"
-    r = _regen_answer("A multimodal large model capable of receiving and identifying images is required. "
-           "The large model you are using may not support receiving images.")
-    assert "tool-setup-error" in r.signals and r.bucket == "infra"
+    assert_not_read("regen", "tool-setup-error", [
+        "The LLM does not take screenshots after each action, so it clicked the wrong Delete button",
+    ], bucket="agent-course")
+    assert_read("regen", "tool-setup-error", [
+        "A multimodal large model capable of receiving and identifying images is required. "
+        "The large model you are using may not support receiving images.",
+    ], bucket="infra")
 
 
 def test_upload_field_local_path_is_not_agent_attachment():
     # agent-attachment-only-local-path read an app's file-upload field that shows only the
     # local path and never uploads as the agent's send tool passing a path (infra).
-    for t in [
+    assert_not_read("regen", "tool-code-error", [
         "After choosing a file the attachment field only shows the local path C:\\fakepath\\report.pdf "
         "and the upload never starts",
         "选择文件后附件只有本地路径，点击上传没有反应",
-    ]:
-        r = _regen_answer(t)
-        assert "tool-code-error" not in r.signals, t
-        assert r.bucket != "infra", t
-    r = _regen_answer("连接个人电脑后，Agent 发送的截图或文件只有本地路径，Web 无法查看")
-    assert "tool-code-error" in r.signals and r.bucket == "infra"
+    ], not_bucket="infra")
+    assert_read("regen", "tool-code-error", [
+        "连接个人电脑后，Agent 发送的截图或文件只有本地路径，Web 无法查看",
+    ], bucket="infra")
 
 
 def test_app_fix_released_is_not_the_tools():
     # tool-fix-released-zh read any '已修复 … 新版本/发布' (an app's developer saying its
     # 500 is fixed and will ship) as the test tool's fix, moving the app's 5xx to infra.
-    t = "提交按钮点击后页面报500。开发回复：这个问题已经修复，会在下周的新版本中发布"
-    r = _regen_answer(t)
-    assert "tool-code-error" not in r.signals
-    assert r.bucket == "product-uxux"
-    r = _regen_answer("bug: 已连接手机,回复500。这个问题已经修复完成，我们已经发布了包含该修复的新版本 v1.5.14")
-    assert "tool-code-error" in r.signals and r.bucket == "infra"
+    assert_not_read("regen", "tool-code-error", [
+        "提交按钮点击后页面报500。开发回复：这个问题已经修复，会在下周的新版本中发布",
+    ], bucket="product-uxux")
+    assert_read("regen", "tool-code-error", [
+        "bug: 已连接手机,回复500。这个问题已经修复完成，我们已经发布了包含该修复的新版本 v1.5.14",
+    ], bucket="infra")
 
 
 def test_model_service_connection_cleared_by_retry_stays_out_of_setup():
     # model-service-not-reached-zh read '模型服务连接失败，重试一次就好了' (a retry cleared
     # it) as a model endpoint to fix in the set-up (infra).
-    r = _regen_answer("模型服务连接失败，重试一次就好了")
-    assert "tool-setup-error" not in r.signals
-    assert r.bucket != "infra"
-    r = _regen_answer("Error: Connection error.\n模型服务没连上，参考文档检查一下")
-    assert "tool-setup-error" in r.signals and r.bucket == "infra"
+    assert_not_read("regen", "tool-setup-error", [
+        "模型服务连接失败，重试一次就好了",
+    ], not_bucket="infra")
+    assert_read("regen", "tool-setup-error", [
+        "Error: Connection error.\n模型服务没连上，参考文档检查一下",
+    ], bucket="infra")
 
 
 def test_mcp_connection_failure_cleared_by_retry_stays_out_of_setup():
     # mcp-connection-failure-pt-es read an MCP connection error that worked on the next
     # try (Portuguese, Spanish) as an MCP server that does not start (infra).
-    for t in [
+    assert_not_read("regen", "tool-setup-error", [
         "O MCP deu erro de conexão hoje de manhã, mas depois de tentar de novo funcionou",
         "El MCP da error de conexión, pero al volver a intentar funciona",
-    ]:
-        r = _regen_answer(t)
-        assert "tool-setup-error" not in r.signals, t
-        assert r.bucket != "infra", t
-    r = _regen_answer("hoje o MCP está dando falha na conexão. Já tentei todos os metodos possiveis de solução e nada!")
-    assert "tool-setup-error" in r.signals and r.bucket == "infra"
+    ], not_bucket="infra")
+    assert_read("regen", "tool-setup-error", [
+        "hoje o MCP está dando falha na conexão. Já tentei todos os metodos possiveis de solução e nada!",
+    ], bucket="infra")
 
 
 def test_htmlproofer_external_timeouts_are_not_broken_links():
     # link-checker-missing-target read 'HTML-Proofer found 3 failures!' over external
     # links that timed out (a blip) as the site's broken links (product-uxux).
-    t = "HTML-Proofer found 3 failures! External link https://twitter.com/foo failed: got a time out (response code 0)"
-    r = _regen_answer(t)
-    assert "product-broken" not in r.signals
-    assert r.bucket == "transient"
-    r = _regen_answer("internally linking to publishing-snapshots/WD-metadata/Overview.html, which does not exist (line 190)\n"
-           "Error:  HTML-Proofer found 1 failure!")
-    assert "product-broken" in r.signals and r.bucket == "product-uxux"
+    assert_not_read("regen", "product-broken", [
+        "HTML-Proofer found 3 failures! External link https://twitter.com/foo failed: got a time out (response code 0)",
+    ], bucket="transient")
+    assert_read("regen", "product-broken", [
+        "internally linking to publishing-snapshots/WD-metadata/Overview.html, which does not exist (line 190)\n"
+        "Error:  HTML-Proofer found 1 failure!",
+    ], bucket="product-uxux")
 
 
 def test_flaky_layout_shift_budget_is_not_a_page_defect():
     # page-layout-shift-poor read a Lighthouse CI CLS budget that fails only on some runs
     # and passes on a rerun as the app's layout defect (product-uxux).
-    t = "Lighthouse CI: Cumulative Layout Shift exceeds the budget on some runs, it's flaky and passes on a rerun"
-    r = _regen_answer(t)
-    assert "product-broken" not in r.signals
-    assert r.bucket == "transient"
-    r = _regen_answer("Mobile: Cumulative Layout Shift (CLS) >0.1, which exceeds the Google recommendations for mobile.")
-    assert "product-broken" in r.signals and r.bucket == "product-uxux"
+    assert_not_read("regen", "product-broken", [
+        "Lighthouse CI: Cumulative Layout Shift exceeds the budget on some runs, it's flaky and passes on a rerun",
+    ], bucket="transient")
+    assert_read("regen", "product-broken", [
+        "Mobile: Cumulative Layout Shift (CLS) >0.1, which exceeds the Google recommendations for mobile.",
+    ], bucket="product-uxux")
 
 
 def test_cdp_errors_cleared_on_retry_stay_blips():
     # cdp-operation-timed-out-or-superseded and cdp-target-session-gone read a CDP
     # time-out or lost session that passed on the retry / next run as the tool's browser
     # being unusable (infra).
-    for t in [
+    assert_not_read("regen", "browser-unavailable", [
         "CDP operation refresh tabs timed out after 20000ms. It happened once and the next run passed.",
         "Protocol error (Target.attachToTarget): Session with given id not found. Happened once, passed on retry.",
-    ]:
-        r = _regen_answer(t)
-        assert "browser-unavailable" not in r.signals, t
-        assert r.bucket == "transient", t
-    r = _regen_answer("`CDP operation refresh tabs timed out after 20000ms`\nThe failure reproduced across multiple fresh sessions.")
-    assert "browser-unavailable" in r.signals and r.bucket == "infra"
-    r = _regen_answer("Failed to install browser network controls: CDP error (Page.enable): Session with given id not found.")
-    assert "browser-unavailable" in r.signals and r.bucket == "infra"
+    ], bucket="transient")
+    assert_read("regen", "browser-unavailable", [
+        "`CDP operation refresh tabs timed out after 20000ms`\nThe failure reproduced across multiple fresh sessions.",
+        "Failed to install browser network controls: CDP error (Page.enable): Session with given id not found.",
+    ], bucket="infra")
 
 
 def test_not_always_passing_on_ci_is_not_a_load_flake():
     # ci-load-flake-retried read 'doesn't always pass on CI because the agent clicks
     # Cancel' (the agent's course) as a load flake a retry clears (transient).
-    t = "The test doesn't always pass on CI because the agent clicks the Cancel button instead of Save"
-    r = _regen_answer(t)
-    assert "intermittent-flake" not in r.signals
-    assert r.bucket != "transient"
-    r = _regen_answer("I'm not sure why they don't always load on CI but let's retry the test when they don't.")
-    assert "intermittent-flake" in r.signals and r.bucket == "transient"
+    assert_not_read("regen", "intermittent-flake", [
+        "The test doesn't always pass on CI because the agent clicks the Cancel button instead of Save",
+    ], not_bucket="transient")
+    assert_read("regen", "intermittent-flake", [
+        "I'm not sure why they don't always load on CI but let's retry the test when they don't.",
+    ], bucket="transient")
 
 
 def test_app_api_playground_is_not_the_tools_playground():
     # works-in-tool-playground-not-in-run read an app's own API playground ('the search
     # endpoint works in the playground but fails when the page calls it', GraphQL) as the
     # test tool's playground, moving the app's failure to infra.
-    for t in [
+    assert_not_read("regen", "tool-code-error", [
         'The search endpoint works in the playground but fails when the page calls it: the results list '
         'stays empty and shows "Error loading results"',
         "The query works in the GraphQL playground but the dashboard page shows an empty table",
-    ]:
-        r = _regen_answer(t)
-        assert "tool-code-error" not in r.signals, t
-        assert r.bucket != "infra", t
-    r = _regen_answer("定位筛选框底部按钮准确度很低，但是在playground中可以精准定位")
-    assert "tool-code-error" in r.signals and r.bucket == "infra"
+    ], not_bucket="infra")
+    assert_read("regen", "tool-code-error", [
+        "定位筛选框底部按钮准确度很低，但是在playground中可以精准定位",
+    ], bucket="infra")
 
 
 def test_missing_alt_text_blamed_for_agent_pick_is_not_a_scanner_finding():
     # accessibility-scanner-flags-page read 'the agent picked the wrong image because the
     # product photo has no alt text' (the agent's course) as a scanner's finding on the
     # page (product-uxux).
-    t = "The agent picked the wrong image because the product photo has no alt text"
-    r = _regen_answer(t)
-    assert "product-broken" not in r.signals
-    assert r.bucket == "agent-course"
-    r = _regen_answer("Siteimprove is reporting that http://www.example.edu/logo.png has no alt text on http://www.example.edu/")
-    assert "product-broken" in r.signals and r.bucket == "product-uxux"
+    assert_not_read("regen", "product-broken", [
+        "The agent picked the wrong image because the product photo has no alt text",
+    ], bucket="agent-course")
+    assert_read("regen", "product-broken", [
+        "Siteimprove is reporting that http://www.example.edu/logo.png has no alt text on http://www.example.edu/",
+    ], bucket="product-uxux")
 
 
 def test_app_autofocus_moving_focus_is_not_the_tools_typing():
     # typed-text-focus-moved-elsewhere read an app whose own autofocus script moves focus
     # while typing as the tool's type action losing focus (infra).
-    t = ("The type action worked but the focus was changed by the app's own autofocus script, "
-         "which moves focus to the search field on every keystroke")
-    r = _regen_answer(t)
-    assert "tool-code-error" not in r.signals
-    assert r.bucket != "infra"
-    r = _regen_answer('the type function seem to be working, but the "focus" is changed to another thing.')
-    assert "tool-code-error" in r.signals and r.bucket == "infra"
+    assert_not_read("regen", "tool-code-error", [
+        "The type action worked but the focus was changed by the app's own autofocus script, "
+        "which moves focus to the search field on every keystroke",
+    ], not_bucket="infra")
+    assert_read("regen", "tool-code-error", [
+        'the type function seem to be working, but the "focus" is changed to another thing.',
+    ], bucket="infra")
 
 
 def test_app_limited_to_primary_monitor_is_not_the_input_library():
     # gui-input-library-primary-monitor-only read a desktop app under test that 'only
     # supports the primary monitor' (its dialog blank on a second screen) as the agent's
     # input library's screen set-up (infra).
-    t = "The app only supports the primary monitor: opening the Settings dialog on a second screen leaves it blank"
-    r = _regen_answer(t)
-    assert "tool-setup-error" not in r.signals
-    assert r.bucket != "infra"
-    r = _regen_answer("pyautogui, which is used by Agent-S to control the computer, cannot deal with multiple monitors. "
-           "Currently, PyAutoGUI only works on the primary monitor.")
-    assert "tool-setup-error" in r.signals and r.bucket == "infra"
+    assert_not_read("regen", "tool-setup-error", [
+        "The app only supports the primary monitor: opening the Settings dialog on a second screen leaves it blank",
+    ], not_bucket="infra")
+    assert_read("regen", "tool-setup-error", [
+        "pyautogui, which is used by Agent-S to control the computer, cannot deal with multiple monitors. "
+        "Currently, PyAutoGUI only works on the primary monitor.",
+    ], bucket="infra")

@@ -1,0 +1,36 @@
+"""Checks for a rule that was narrowed after it misread messages of another bucket.
+
+Each such test names the messages the rule used to misread (they must no longer get its
+signal, and land where they belong) and the rule's own wording (it must still be read):
+a test that only asserted the first half would pass on a rule narrowed to nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import failtax
+
+
+def answer(taxonomy: str, text: str) -> Any:
+    """The shipped table's answer for a message of ``text`` alone."""
+    return failtax.classify({"text": text}, taxonomy=taxonomy)
+
+
+def assert_not_read(taxonomy: str, signal: str, texts: Iterable[str], *,
+                    bucket: str | None = None, not_bucket: str | None = None) -> None:
+    """None of ``texts`` gets ``signal``; each lands in ``bucket`` and not in ``not_bucket``, when given."""
+    for text in texts:
+        got = answer(taxonomy, text)
+        assert signal not in got.signals, (text, got.signals)
+        assert bucket is None or got.bucket == bucket, (text, got.bucket, got.rule)
+        assert not_bucket is None or got.bucket != not_bucket, (text, got.bucket, got.rule)
+
+
+def assert_read(taxonomy: str, signal: str, texts: Iterable[str], *, bucket: str | None = None) -> None:
+    """Each of ``texts`` gets ``signal`` and lands in ``bucket``, when given."""
+    for text in texts:
+        got = answer(taxonomy, text)
+        assert signal in got.signals, (text, got.signals)
+        assert bucket is None or got.bucket == bucket, (text, got.bucket, got.rule)
