@@ -18,7 +18,7 @@ import pytest
 import failtax
 from failtax.table import load_table
 from failtax.taxonomy import load_taxonomy
-from narrowed import answer, assert_not_read, assert_read
+from narrowed import assert_not_read, assert_read
 from real_messages import read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages" / "orchestration.yaml"
@@ -262,7 +262,7 @@ def test_review_against_previous_fix_needs_adversarial_loop():
     assert_not_read("orchestration", "same-must-fix-twice", [
         "The reviewer posted findings against the previous round's fix: the new null check swallows the error. NEEDS_CHANGES.",
     ], bucket="review_blocked")
-    ok = answer("orchestration", "AI review gates find real defects for about two rounds, then start generating adversarial cases against the previous round's fix, which is unbounded by construction.")
+    ok = orch("AI review gates find real defects for about two rounds, then start generating adversarial cases against the previous round's fix, which is unbounded by construction.")
     assert ok.bucket == "same_must_fix_twice"
 
 
@@ -275,7 +275,7 @@ def test_pr_blocked_until_needs_reviewer_not_bare_approved():
     assert_read("orchestration", "review-blocking", [
         "Unfortunately PR is blocked until the author changes the other code as requested by Gemini.",
     ], bucket="review_blocked")
-    ok2 = answer("orchestration", "If an author assigns two reviewers, the merge is blocked until both requested reviewers approve, request changes, or are unrequested.")
+    ok2 = orch("If an author assigns two reviewers, the merge is blocked until both requested reviewers approve, request changes, or are unrequested.")
     assert ok2.bucket == "review_blocked"
 
 
@@ -297,7 +297,7 @@ def test_notification_unreachable_not_a_webhook_that_starts_work():
     assert_not_read("orchestration", "channel-notification-failed", [
         "Notifications were sent, but the webhook call to trigger the deploy job failed to reach the runner; the deploy never ran.",
     ], not_bucket="notification_failed_work_done")
-    ok = answer("orchestration", "Notifications controller tried to send on deployed signal to the lambda but failed to reach it, which has an error logged.")
+    ok = orch("Notifications controller tried to send on deployed signal to the lambda but failed to reach it, which has an error logged.")
     assert ok.bucket == "notification_failed_work_done"
 
 
@@ -315,9 +315,9 @@ def test_freeze_on_429_leaves_plan_allowance_to_usage():
 def test_job_active_nothing_happening_leaves_limits_alone():
     # job-active-nothing-happening used to win over rate and usage limits named in the same text,
     # moving a 429-throttled worker (overload) and a usage-limited agent to stalled_no_progress.
-    r = answer("orchestration", "Job is stuck in the active state, nothing is happening since the worker was rate limited with 429 Too Many Requests.")
+    r = orch("Job is stuck in the active state, nothing is happening since the worker was rate limited with 429 Too Many Requests.")
     assert r.bucket == "subagent_overloaded"
-    r2 = answer("orchestration", "Task stuck in active status and nothing happening: the agent hit the usage limit and will resume at 5pm.")
+    r2 = orch("Task stuck in active status and nothing happening: the agent hit the usage limit and will resume at 5pm.")
     assert r2.bucket == "usage_limit_mid_task"
     assert_read("orchestration", "stall-watchdog", [
         "Sometimes it'll die and there's a job set in the `active` state, but nothing is happening.",
