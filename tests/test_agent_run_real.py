@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import failtax
-from narrowed import answer, assert_not_read
+from narrowed import answer, assert_not_read, assert_read
 from real_messages import read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages" / "agent-run.yaml"
@@ -315,3 +315,92 @@ def test_max_turns_route_not_vetoed_by_an_earlier_recovered_tool_call_error():
                "✅ 默认配置结果: 抱歉，我无法在限定步数内完成这个任务。")
     assert r.bucket == "unknown_non_zero" and r.rule == "tool-call-malformed", (r.bucket, r.rule)
     assert answer("agent-run", "达到最大迭代次数，任务终止。").bucket == "max_turns"
+
+
+def test_single_instance_lock_needs_a_live_holder():
+    # orphans-hold-single-instance-lock used to take a past-tense holder ('held') and a
+    # 'no running instance', so a stale lock left by a crash or a spawn failure was read as live_elsewhere.
+    assert_not_read("agent-run", "other-instance-holds", [
+        "Failed to start: single-instance lock is stale. The process that held the single-instance lock crashed earlier; delete the lock file",
+        "The background process held the single-instance lock and was OOM killed by the kernel",
+    ], not_bucket="live_elsewhere")
+    assert_not_read("agent-run", "other-instance-holds", [
+        "no running instance holds the single-instance lock, yet launch fails: spawn claude ENOENT",
+    ], bucket="spawn_failure")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "other-instance-holds", [
+        "Closing Claude Desktop on Windows frequently leaves ~9 Claude processes running (0% CPU). These orphans hold the app's single-instance lock, so relaunching the app fails silently until the processes are killed manually.",
+    ], bucket="live_elsewhere")
+
+
+def test_turn_count_cap_must_end_the_clause():
+    # turn-count-exceeding-configured-max used to take any 'limit of <n>' after a turn count,
+    # so a token or message limit reached after N turns was read as max_turns.
+    assert_not_read("agent-run", "max-turns", [
+        "after 14 turns the conversation exceeds the limit of 200000 tokens",
+        "After 12 turns the input exceeds the maximum of 128000 tokens allowed by the model",
+        "Session ended after 25 turns: your weekly usage exceeded the allowed limit of 500 messages",
+    ], not_bucket="max_turns")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "max-turns", [
+        "Claude reported a successful result after 108 turns, exceeding the configured maximum of 80",
+        "Claude reported a successful result after 108 turns, exceeding the configured maximum of 80.",
+    ], bucket="max_turns")
+
+
+def test_runner_canceled_annotation_not_after_failed_action_download():
+    # ci-runner-step-canceled-annotation used to read the runner's '##[error]The operation was canceled.'
+    # after its own action download timed out, so a download that never ran anything was read as killed.
+    assert_not_read("agent-run", "killed-text", [
+        "##[warning]Failed to download action 'https://api.github.com/repos/anthropics/claude-code-action/tarball/abc'. Error: The operation was canceled.\n"
+        "##[warning]Back off 22.3 seconds before retry.\n##[error]The operation was canceled.",
+    ], not_bucket="killed")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "killed-text", [
+        '{"msg":"Running acpx","agent":"codex","route":"review","permission_mode":"approve-all"}\n'
+        "##[error]The operation was canceled.\nTerminate orphan process: pid (...) (codex-acp)",
+    ], bucket="killed")
+
+
+def test_step_timeout_that_never_stopped_the_run_is_not_a_kill():
+    # ci-step-timeout-killed-run used to take 'timeout-minutes … never cancelled' as a kill,
+    # so a run that hung on a connection error was read as killed instead of network.
+    assert_not_read("agent-run", "killed-text", [
+        "Even with timeout-minutes: 30 the step is never cancelled; Claude just hangs after 'API Error: Connection error.'",
+        "The job timeout never killed it: codex kept retrying 'stream disconnected before completion: error sending request'",
+    ], bucket="network")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "killed-text", [
+        "We set `claudecode-timeout: '10'` but a stalled invocation ran ~27 minutes — well past both the configured 10 min "
+        "and the documented 20-min default — until an *outer* GitHub `timeout-minutes` step-timeout killed it.",
+    ], bucket="killed")
+
+
+def test_kill_all_must_end_the_agent_in_the_same_clause():
+    # agent-killed-by-own-kill-all used to let the agent's name follow the kill across a comma,
+    # so 'killall node killed my dev server, Codex then hit <network error>' was read as killed.
+    assert_not_read("agent-run", "killed-text", [
+        "After `killall node` killed my dev server, Codex then hit stream disconnected before completion: connection reset",
+    ], bucket="network")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "killed-text", [
+        "# `killall node` command terminates gemini-cli itself\nWhen running gemini-cli, it asks whether it can execute the killall node command. "
+        "If you allow it, the CLI unexpectedly terminates. This happens because killall node ends all Node.js processes — including the gemini-cli process itself.",
+    ], bucket="killed")
+
+
+def test_zh_agent_done_empty_not_when_a_cause_is_named():
+    # empty-output-localized-zh-agent-done-empty used to read 'agent finished, no output' beside a cause
+    # named in Chinese (a timeout, a kill, a spent quota, a bad key, a throttle), so each was read as no_output.
+    assert_not_read("agent-run", "empty-output", [
+        "agent 运行完成后没有输出，请求超时",
+        "Agent 执行完成后没有输出，进程被 OOM 杀死",
+        "agent 运行完成后没有输出，提示额度已用完",
+        "agent 运行完成后没有输出，提示 API Key 无效",
+        "agent 运行完成后没有回复，显示 429 请求过多",
+    ], not_bucket="no_output")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "empty-output", [
+        "# [Bug]: run_in_background 子 Agent 完成后 .output 文件始终为空（0字节）\n"
+        "`run_in_background=true` 的子 agent，UI 上显示全部完成后，对应的 `.output` 文件始终为 0 字节，结果未落盘。",
+    ], bucket="no_output")
