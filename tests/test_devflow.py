@@ -482,3 +482,83 @@ def test_composer_rate_limit_then_source_fallback_is_not_a_refused_download():
     assert_read("devflow", "dependency-fetch-refused", [
         "  - Installing hamcrest/hamcrest-php (v2.0.0): Downloading (0%)GitHub API limit (0 calls/hr) is exhausted, could not fetch https://api.github.com/repos/hamcrest/hamcrest-php/zipball/776503d. Create a GitHub OAuth token to go over the API rate limit.",
     ], bucket="infra")
+
+
+def test_agent_name_in_a_sentence_about_a_build_command_line_is_not_a_prompt_handoff():
+    # agent-cli-command-line-too-long used to accept the agent's name anywhere up to 80 characters
+    # before Windows' "filename or extension is too long" / "command line is too long", so a test
+    # JVM's classpath or a linker's command line in a sentence naming the agent was read as
+    # prompt_delivery (a prompt that never reached the agent).
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "When Claude runs `gradlew test` on Windows the task fails: CreateProcess error=206, The filename or extension is too long",
+    ], bucket="test")
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "Aider ran the linker and got: LINK : fatal error: The command line is too long.",
+        "ERROR: Gemini CLI failed to build the Android app: ninja: error: CreateProcess: The filename or extension is too long.",
+        "error: git checkout failed in C:\\work\\copilot\\src: The filename or extension is too long.",
+    ], not_bucket="prompt_delivery")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "prompt-handoff-failed", [
+        "error: fork/exec C:\\Users\\me\\AppData\\Roaming\\npm\\claude.cmd: The filename or extension is too long.",
+        "Error: Failed to spawn claude: The filename or extension is too long. (os error 206)",
+        "Command failed with ENAMETOOLONG: claude -p --system-prompt \"You are Kilo Code\" --verbose\nspawn ENAMETOOLONG",
+    ], bucket="prompt_delivery")
+
+
+def test_prompt_shown_truncated_to_first_line_in_a_list_is_not_a_prompt_cut():
+    # agent-cli-prompt-split-or-cut used to read any "prompt(s) truncated to (its) first line", so a
+    # session picker that displays each prompt by its first line was read as prompt_delivery.
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "In the session picker each prompt is truncated to its first line, which makes it hard to find old sessions.",
+        "The resume list shows prompts truncated to the first line; feature request: show the whole prompt on hover.",
+    ], bucket="unknown")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "prompt-handoff-failed", [
+        "Multi-line prompts truncated to first line on Windows",
+        "Only the first line of the prompt is received.",
+    ], bucket="prompt_delivery")
+
+
+RENOVATE_NOTICE = (
+    "### Edited/Blocked Notification\n"
+    "Renovate will not automatically rebase this PR, because it does not recognize the last commit "
+    "author and assumes somebody else may have edited the PR.\n"
+    "You can manually request rebase by checking the rebase/retry box above.\n"
+)
+
+
+def test_renovate_edited_notice_beside_a_failing_build_is_not_a_stale_branch():
+    # update-bot-will-not-rebase used to fire on Renovate's Edited/Blocked notice wherever it stood,
+    # and needs-rebase routes before compile and test, so a Renovate PR (someone pushed a fix to it)
+    # that still fails its tests or its type check was read as branch_divergence.
+    assert_not_read("devflow", "needs-rebase", [
+        RENOVATE_NOTICE + "\nCI: FAIL src/utils.test.ts\n  \u25cf formatDate \u203a handles UTC\n"
+        "    expect(received).toBe(expected)\nTests: 1 failed, 41 passed, 42 total",
+    ], bucket="test")
+    assert_not_read("devflow", "needs-rebase", [
+        RENOVATE_NOTICE + "src/index.ts(3,1): error TS2304: Cannot find name 'Foo'.",
+    ], bucket="compile")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "needs-rebase", [
+        "After recent Renovate configuration changes, we're still seeing 'Edited/Blocked Notification' "
+        "warnings on Renovate PRs:\n\n> Renovate will not automatically rebase this PR, because it does "
+        "not recognize the last commit author and assumes somebody else may have edited the PR.",
+    ], bucket="branch_divergence")
+
+
+def test_command_waiting_on_stdin_under_an_agent_is_not_the_agent_cli_waiting_for_its_prompt():
+    # agent-cli-stdin-never-closed used to accept anything up to 80 characters between the agent's
+    # hang and "stdin", so a hook, a test or git waiting on stdin under the agent's shell tool was
+    # read as a prompt the agent CLI never received (prompt_delivery).
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "Claude hangs when my PreToolUse hook reads from stdin and the hook script never exits",
+        "claude -p hangs: the pre-commit hook runs `npm test` in watch mode, which waits on stdin",
+        "Copilot hangs at \"Running tests...\" because `pytest --pdb` stops at a breakpoint and reads stdin",
+        "Ralph loop: opencode run hangs forever after the tool call; git commit opened vim waiting for stdin",
+    ], bucket="unknown")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "prompt-handoff-failed", [
+        "codex exec \"<prompt>\" hangs indefinitely when stdin is a non-TTY pipe with no writer",
+        "claude -p hangs waiting for stdin",
+        "codex exec hangs forever waiting for EOF on stdin",
+    ], bucket="prompt_delivery")
