@@ -568,3 +568,356 @@ def test_app_limited_to_primary_monitor_is_not_the_input_library():
         "pyautogui, which is used by Agent-S to control the computer, cannot deal with multiple monitors. "
         "Currently, PyAutoGUI only works on the primary monitor.",
     ], bucket="infra")
+
+
+def test_lighthouse_screenshot_codes_stand_down_for_a_blank_or_busy_page():
+    # lighthouse-trace-or-screenshot-error-code used to read every NO_SCREENSHOTS / PROTOCOL_TIMEOUT as the
+    # measuring browser's fault, so a page that rendered blank or hung its main thread was read as infra.
+    assert_not_read("replay", "driver-internal-error", [
+        "After the last deploy our app renders a blank white page (the React root throws before mounting). "
+        "Lighthouse CI now fails: Runtime error encountered: Chrome didn't collect any screenshots during the page load. "
+        "Please make sure there is content visible on the page, and then try re-running Lighthouse. (NO_SCREENSHOTS)",
+        "LH:PROTOCOL_TIMEOUT Waiting for DevTools protocol response has exceeded the allotted time. (Method: Runtime.evaluate) "
+        "(PROTOCOL_TIMEOUT). The page's main thread is stuck in an infinite loop in our carousel script since v2.3.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "driver-internal-error", [
+        "Runtime error encountered: Something went wrong with recording the trace over your page load. "
+        "Please run Lighthouse again. (NO_TRACING_STARTED)",
+        '"runtimeError": {"code": "NO_SCREENSHOTS", "message": "Chrome didn\'t collect any screenshots during the page load."}',
+    ], bucket="infra")
+
+
+def test_fix_diff_of_the_apps_own_jquery_is_not_a_script_selector():
+    # fix-diff-replaces-script-selector used to take any `$(` / `$$(` diff line for a test lookup, so an app
+    # fix to its own jQuery handler was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Bug: clicking Save does nothing on the profile page. Fix in our frontend code:\n"
+        "- $('.save-btn').click(saveProfile);\n"
+        "+ $('.btn-save').click(saveProfile);",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "-      cy.get('.chart-container .header_line');\n"
+        "-      cy.get('.chart-container .subheader_line');\n"
+        "+      cy.get('.chart-container .header-line');\n"
+        "+      cy.get('.chart-container .subheader-line');\n"
+        "A lot of these tests are now broken.",
+        "-    await $('.login-btn').click();\n+    await $('[data-test=login]').click();",
+    ], bucket="stale-script")
+
+
+def test_known_bugs_of_the_tool_or_the_selectors_are_not_product_bugs():
+    # failure-is-known-product-bug used to read `failing because of known/existing bugs` whatever they were bugs
+    # in, so known bugs in Cypress or in the suite's own selectors were read as product-defect.
+    assert_not_read("replay", "app-bug-filed", [
+        "Cypress tests are failing because of known bugs in Cypress 13.6 (cypress-io/cypress#28000): Timed out retrying "
+        "after 4000ms: Expected to find element: [data-cy=submit], but never found it. The button is on the page and visible.",
+    ], not_bucket="product-defect")
+    assert_not_read("replay", "app-bug-filed", [
+        "The e2e tests are failing because of existing bugs in the e2e selectors (we still query #login, renamed to "
+        "#signin last sprint):\nTimed out retrying after 4000ms: Expected to find element: #login, but never found it.",
+    ], bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "app-bug-filed", [
+        "PurchaseWithProductTypes, WeightRecalculate and SiteSettings - tests are failing because of existing bugs, so that is correct",
+        "Yes, it's a known product bug (https://mattermost.atlassian.net/browse/MM-38076) which I missed to mention.",
+    ], bucket="product-defect")
+
+
+def test_git_bisect_of_the_test_tool_is_not_an_app_regression():
+    # product-regression-git-bisect-to-change used to read any bisect traced to a PR as the app's, so a bisect run
+    # on Playwright's own repo was read as product-defect.
+    assert_not_read("replay", "app-regression-bisected", [
+        "I ran git bisect on the playwright repo and tracked it down to this PR: microsoft/playwright#28000, which "
+        "changed how the chromium launcher passes flags. Our tests time out since 1.40.",
+    ], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "app-regression-bisected", [
+        "I noticed that integration tests for `open_ai_smart_menu_test` have been failing consistently lately. "
+        "I ran a `git bisect` and tracked it to this PR.",
+    ], bucket="product-defect")
+
+
+def test_undefined_steps_right_after_a_runner_upgrade_are_not_a_stale_script():
+    # bdd-step-definition-missing used to read every `Undefined. Implement with the following snippet` as step glue
+    # behind the feature text, so steps a cucumber upgrade stopped loading were read as stale-script.
+    assert_not_read("replay", "step-definition-mismatch", [
+        "After upgrading @cucumber/cucumber from 7 to 8 every step says Undefined. Implement with the following snippet: "
+        "... The step definitions are unchanged and worked on 7.",
+    ], not_bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "step-definition-mismatch", [
+        'pytest_bdd.exceptions.StepDefinitionNotFoundError: Step definition is not found: Given "an agent configured". '
+        'Line 18 in scenario "A configured API key takes precedence"',
+        "Scenario: add todo\n  ? Given I have a todo\n      Undefined. Implement with the following snippet:",
+    ], bucket="stale-script")
+
+
+def test_lhci_audit_not_run_after_an_accidental_removal_is_the_page():
+    # lhci-assertions-for-audits-not-collected used to take any `was removed` beside an auditRan failure for an
+    # intended change, so a hero image removed by accident was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Lighthouse CI: largest-contentful-paint-element failure for auditRan assertion, expected: >=1 found: 0. "
+        "The hero image was removed from the homepage by accident and now the page renders nothing above the fold.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "Currently when `collect` command is using the lighthouse config file with `onlyCategories` set subsequent "
+        "`assert` **fails** with a list of errors like this one:\n\naria-command-name failure for auditRan assertion\n"
+        "        expected: >=1\n           found: 0",
+    ], bucket="stale-script")
+
+
+def test_an_apps_queued_session_is_not_the_selenium_grid():
+    # grid-session-queue-dropped-request used to accept `selenium` or `node` as the Grid's words, so a Selenium test of
+    # a support chat whose own queue rejected the session was read as infra.
+    assert_not_read("replay", "automation-setup-error", [
+        'Selenium test test_support_chat fails: after clicking "Start chat" the widget shows "Your queued session was '
+        'rejected. Please try again later." instead of connecting to an agent; the support backend\'s node process crashed.',
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "automation-setup-error", [
+        "# [Bug]: Session request timeout not respected from version 4.27+ - queued sessions killed prematurely\n"
+        "11:29:15.421 -> The queued session is rejected with HTTP 500:\n"
+        "I've explicitly set -session-request-timeout to 10 minutes, but the session gets killed within 2 to 3 minutes instead.",
+    ], bucket="infra")
+
+
+def test_cucumber_hook_waiting_on_a_hung_app_endpoint_is_the_app():
+    # cucumber-hook-function-timed-out used to read every timed-out Before hook as a slow set-up, so a hook stuck on
+    # the app's own endpoint that hangs since a backend deploy was read as infra.
+    assert_not_read("replay", "timeout-on-trivial-wait", [
+        "× Before # features/support/hooks.js:3\n"
+        "  Error: function timed out, ensure the promise resolves within 5000 milliseconds\n"
+        "The hook calls our /api/seed endpoint which hangs since the last backend deploy (it never responds).",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "timeout-on-trivial-wait", [
+        "1) Scenario: add todo # features\\page.feature:6\n"
+        "   × Before # features\\support\\steps.js:3\n"
+        "       Error: function timed out, ensure the promise resolves within 5000 milliseconds\n"
+        "   - Given I have a todo \"clean the kitchen\" # features\\support\\steps.js:11",
+    ], bucket="infra")
+
+
+def test_webpagetest_no_results_from_the_sites_own_certificate_is_the_site():
+    # webpagetest-no-successful-results used to read the agent's summary as the agent's fault unless a 5xx or 404 was
+    # quoted, so a site whose TLS certificate expired was read as infra.
+    assert_not_read("replay", "driver-internal-error", [
+        "The test completed but there were no successful results. The site returned an ERR_CERT_DATE_INVALID error; "
+        "our TLS certificate expired yesterday.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "driver-internal-error", [
+        "When looking at the failures in action, the page loads fine but stays open until the agent times out, then the "
+        "results show `The test completed but there were no successful results`.",
+    ], bucket="infra")
+
+
+def test_lhci_no_paint_on_a_later_run_blamed_on_the_page_is_the_page():
+    # lighthouse-no-paint-on-a-later-run used to put every later NO_FCP on the runner's Chrome, so a page the report
+    # says intermittently renders blank (its hydration script throws) was read as infra.
+    assert_not_read("replay", "driver-internal-error", [
+        "Lighthouse CI: Run #1...done. Run #2...done. Run #3...failed! Error: NO_FCP The page did not paint any content. "
+        "Our page intermittently renders blank because the hydration script throws on a race.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "driver-internal-error", [
+        "Run #1...done.\nRun #2...done.\nError: Lighthouse failed with exit code 1\nRun #3...failed!\n"
+        '"runtimeError": {\n    "code": "NO_FCP",\n    "message": "The page did not paint any content. (NO_FCP)"\n  },',
+    ], bucket="infra")
+
+
+def test_tree_change_the_report_calls_the_apps_bug_is_the_app():
+    # tests-failing-after-widget-tree-change used to read any failure `due to a change in the widget/component tree`
+    # as finders behind a deliberate change, so a tree change the report calls a bug or regression of the app was
+    # read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Golden tests fail due to a change in the widget tree: since 3.2 the Save button is no longer rendered at all "
+        "when the form is dirty, which is a bug in the form widget.",
+        "Integration tests started failing due to changes in the component tree; the settings page now renders an empty "
+        "list because the provider was moved below the consumer, a regression in the app.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "# [Bug] Integration tests failing\nIntegration tests are currently failing due to a change in the Widget tree "
+        "of the Navigation's View Item.",
+    ], bucket="stale-script")
+
+
+def test_test_generator_maven_plugin_lets_model_api_blips_through():
+    # test-generator-maven-plugin-fails used to read any failed chatunitest goal as the plugin's own code,
+    # so the model API's 429, a socket time-out or a 503 wrapped in the goal was read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "[ERROR] Failed to execute goal io.github.ZJU-ACES-ISE:chatunitest-maven-plugin:1.4.2:method (default-cli) on project demo: Execution default-cli failed: OpenAI API error 429 Too Many Requests: Rate limit reached for gpt-4o",
+        "[ERROR] Failed to execute goal io.github.ZJU-ACES-ISE:chatunitest-maven-plugin:1.4.2:class (default-cli) on project demo: java.net.SocketTimeoutException: timeout while calling https://api.openai.com/v1/chat/completions",
+        "[ERROR] Failed to execute goal io.github.ZJU-ACES-ISE:chatunitest-maven-plugin:1.4.2:project on project demo: LLM request failed: 503 Service Unavailable from api.openai.com",
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "[ERROR] Failed to execute goal io.github.ZJU-ACES-ISE:chatunitest-maven-plugin:1.4.2:method (default-cli) on project Java-WebSocket: Execution default-cli of goal io.github.ZJU-ACES-ISE:chatunitest-maven-plugin:1.4.2:method failed: There are no variable actions in this node",
+        "# In ClassTestMojo.execute: java.nio.file.NoSuchFileException: /tmp/chatunitest-info/abc-core/class-map.json",
+    ], bucket="infra")
+
+
+def test_french_app_control_stands_down_for_ai_bot_automation_and_flakes():
+    # app-control-fails-fr used to read any French "boutons ne fonctionnent pas" / "renvoie vers la page
+    # d'accueil" as the product's, so an AI that clicked the wrong link was read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "L'IA clique sur le lien « Contact » au lieu de « Connexion » ; ce lien renvoie vers la page d'accueil.",
+        "Le bot de génération de tests clique sur le mauvais bouton : le lien renvoie vers la page d'erreur.",
+    ], bucket="agent-course")
+    assert_not_read("regen", "product-broken", [
+        "Le test automatique clique sur le bouton « Envoyer » mais les boutons ne fonctionnent pas ; en manuel tout fonctionne.",
+        "Les boutons ne fonctionnent pas par intermittence, ça remarche après un rechargement de la page.",
+    ], not_bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "Le bouton «dossier» & «test» (roue cranté) renvoie vers une page d'erreur",
+        "Les boutons «prev», «next» et «refresh» ne semblent pas fonctionner",
+    ], bucket="product-uxux")
+
+
+def test_portuguese_signup_stands_down_for_network_rate_limit_and_ai():
+    # app-signup-or-button-fails-pt used to read "Erro ao cadastrar" and "botões não funcionam" whatever
+    # came with them, so a network error or a 429 during sign-up was read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "Erro ao cadastrar: Network Error (falha de conexão com o servidor, ERR_CONNECTION_RESET)",
+        "Erro ao cadastrar: request failed with status code 429 Too Many Requests",
+    ], bucket="transient")
+    assert_not_read("regen", "product-broken", [
+        "A IA clicou no botão errado; os botões do menu não funcionam porque o modal de cookies está por cima.",
+        "Os botões não respondem no teste gerado; funcionou na segunda execução.",
+    ], not_bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "Não é possível cadastrar no site. A página retorna erro na hora de cadastrar com um Toast: \"Erro ao Cadastrar\"",
+        "Botões não respondem quando clicados. Clico no botão cadastrar ele fica parado na mesma tela.",
+    ], bucket="product-uxux")
+
+
+def test_chinese_upgrade_rule_needs_a_tool_not_an_agent_or_proxy():
+    # tool-failure-survives-upgrade-zh used to count "agent" (also in user-agent) and 代理 (proxy, dealer)
+    # as a tool, so an agent looping after an upgrade was read as infra, and a site upgrade too.
+    assert_not_read("regen", "tool-setup-error", ["Agent 升级后仍然反复点击同一个按钮，陷入循环"], bucket="agent-course")
+    assert_not_read("regen", "tool-setup-error", ["升级后仍然报错：网络连接超时 ECONNRESET，代理设置正常"], bucket="transient")
+    assert_not_read("regen", "tool-setup-error", [
+        "网站升级后仍然无法提交订单，user-agent 为 Chrome 120",
+        "我们的网站升级后也无法登录，代理商后台页面 404",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-setup-error", [
+        "Windows 桌面端：升级后内置 Browser 仍持续超时\n失败调用：mcp__cua_repl.js\n已尝试完全重启应用，并通过官方 MSIX 包升级。升级后仍复现。",
+        "插件升级后仍然无法启动浏览器",
+    ], bucket="infra")
+
+
+def test_run_ending_after_one_action_stands_down_for_captcha_and_rate_limit():
+    # tool-run-ends-after-one-action used to read any agent that "returns after the first step" as its
+    # framework's code, so a captcha wall or a 429 that ended the run was read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "The agent returns after the first step: the site shows a Cloudflare captcha 'Verify you are human' on the login page.",
+    ], bucket="product-uxux")
+    assert_not_read("regen", "tool-code-error", [
+        "run_task returns after a single action because the LLM call fails with 429 Too Many Requests (rate limit exceeded).",
+    ], bucket="transient")
+    assert_not_read("regen", "tool-code-error", [
+        "Agent returns after one step every time: the page shows 'Access denied' 403 Forbidden.",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "it seem like run_task returns after executing a single action. every single time fallback_node is called the task is marked as completed",
+    ], bucket="infra")
+
+
+def test_tap_at_right_coordinates_stands_down_for_disabled_control_or_frozen_app():
+    # device-tap-at-right-coordinates-no-effect used to read any tap "sent to the correct coordinates" with
+    # no effect as the driver's, so a button greyed out until a required field is filled was read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "adb input tap is sent to the correct coordinates but nothing happens: the Submit button is greyed out until the required email field is filled, which the agent skipped.",
+    ], bucket="agent-course")
+    assert_not_read("regen", "tool-code-error", [
+        "The tap command was executed at the correct coordinates, but the tap had no effect because the app froze with an ANR: Application Not Responding",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "the first aiTap after a page navigation sometimes fails to register — the AI correctly identifies the element position, the ADB command is sent to the correct coordinates, but the tap has no effect on the app",
+    ], bucket="infra")
+
+
+def test_adb_command_failed_stands_down_for_app_crash_and_dropped_connection():
+    # phone-agent-adb-command-failed used to read every failed adb shell call as the tool's plumbing, so
+    # the app crashing under monkey, or a wireless adb connection reset, was read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "Error: Command failed: adb -s emulator-5554 shell monkey -p com.example.shop 1\n// CRASH: com.example.shop (pid 4242)\n// Short Msg: java.lang.NullPointerException\nFATAL EXCEPTION: main Process: com.example.shop",
+    ], not_bucket="infra")
+    assert_not_read("regen", "tool-code-error", [
+        "Error: Command failed: adb -s 192.168.1.5:5555 shell screencap -p\nadb: error: connection reset by peer; device offline",
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "mobile_take_screenshot not working for android? Error: Command failed: /Users/xxxx/Library/Android/sdk/platform-tools/adb -s 192.168.86.32:5555 shell cmd display get-displays",
+    ], bucket="infra")
+
+
+def test_lost_screenshot_stands_down_for_network_app_gallery_and_ui_toggle():
+    # phone-agent-loses-own-screenshot-file used to read any "cannot find/load the screenshot", so a
+    # download cut by the network was read as infra, and an agent lost in Settings too.
+    assert_not_read("regen", "tool-code-error", [
+        "Failed to load the screenshots: net::ERR_CONNECTION_RESET while fetching from the storage bucket",
+    ], bucket="transient")
+    assert_not_read("regen", "tool-code-error", [
+        "The agent could not find the screenshot toggle in Settings and kept scrolling the same list over and over.",
+    ], bucket="agent-course")
+    assert_not_read("regen", "tool-code-error", [
+        "Users report they cannot find the screenshot in the gallery after tapping Share in version 3.1; the gallery shows nothing.",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "my adb can take screenshots, and the agent can also recognize the screenshots, but there was an error when the agent was operating on the file, which ultimately led to the inability to find the screenshots.",
+    ], bucket="infra")
+
+
+def test_accessibility_service_stands_down_for_the_apps_own_prompt_and_a_passing_rerun():
+    # phone-agent-accessibility-service-unavailable used to read the app's own "Accessibility service is
+    # not enabled" prompt, and one that cleared on the next attempt, as the phone agent's set-up.
+    assert_not_read("regen", "tool-setup-error", [
+        "Accessibility service is not enabled. Please enable it in Settings > Accessibility to use the screen reader features of our app.",
+        "Accessibility service not connected after the emulator restarted; it worked again on the next attempt.",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-setup-error", [
+        "ValueError: Error retrieving clickable elements: Failed to get UI elements after 30 seconds of retries",
+        "WARNING:Device:Failed to get views using Accessibility.",
+    ], bucket="infra")
+
+
+def test_first_run_failure_stands_down_for_server_error_network_and_agent():
+    # command-fails-every-first-run used to read any "action always fails the first time" as the tool's
+    # bug, so the app's 500, a network error or an agent behind a modal was read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "The Checkout action always fails the first time: the cart page returns 500 Internal Server Error, then it works.",
+    ], bucket="product-uxux")
+    assert_not_read("regen", "tool-code-error", [
+        "Our save action always errors out on the first attempt with 'Network Error' ECONNRESET, a second click works.",
+    ], bucket="transient")
+    assert_not_read("regen", "tool-code-error", [
+        "The login action always fails on the first try because a cookie consent modal covers the button and the agent keeps clicking it.",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "Generate Unit Tests command never works the 1st time; it works the 2nd time (I can repro this consistently)",
+    ], bucket="infra")
+
+
+def test_browserless_session_timer_stands_down_for_a_page_navigation_timeout():
+    # browser-service-session-timer used to read "Job has hit timeout after" whatever ended the job, so a
+    # page that never finished loading (a navigation time-out) was read as infra.
+    assert_not_read("regen", "tool-setup-error", [
+        "Job has hit timeout after 30,003ms of activity: the page never finished loading, Navigation timeout of 30000 ms exceeded",
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-setup-error", [
+        "puppeteer  |   browserless.io:limiter:warn  Job has hit timeout after 30,003ms of activity. +4m",
+    ], bucket="infra")
