@@ -366,3 +366,138 @@ def test_run_never_enqueued_leaves_usage_limits_alone():
     assert_read("orchestration", "waits-on-failed-start", [
         "Delayed runs stuck in PENDING indefinitely on enqueue failure.",
     ], bucket="subagent_overloaded")
+
+
+def test_fix_loop_same_error_leaves_overload_limit_and_stall_errors_alone():
+    # fix-loop-same-error used to read any "looping on (fixing) the same error" / "tried to fix ..., leading to
+    # the same error", so a 529, a usage limit or the stall watchdog named as that error was read as same_test_red_twice.
+    assert_not_read("orchestration", "same-test-red-twice", [
+        'The implementer keeps looping on the same error: API Error: 529 {"type":"overloaded_error"}. Retried 3 times. Is there a fix?',
+        "The agent tried to fix it by restarting, leading to the same error: API Error: 529 Overloaded",
+    ], bucket="subagent_overloaded")
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "Claude kept looping on fixing the same error until it hit the limit: Claude usage limit reached. Your limit will reset at 5pm.",
+    ], bucket="usage_limit_mid_task")
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "Subagent tried to fix the migration, leading to the same error: Agent stalled: no progress for 600s",
+    ], bucket="stalled_no_progress")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "same-test-red-twice", [
+        "AI keeps looping over trying to fix the same issue, and this is with AGENT mode enabled too.",
+        "Gemini looped over the same bug 10+ times, seemingly just adding and removing the same line of code. It would lose track of what fixes had already been tried.",
+    ], bucket="same_test_red_twice")
+
+
+def test_fix_rerun_hits_it_again_leaves_overload_and_usage_limit_alone():
+    # fix-rerun-hits-it-again used to read "keep fixing ..., run it, and get the same error again" whatever the error,
+    # so a 529 or a usage limit hit again was read as same_test_red_twice.
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "I keep fixing the config, run it, and get the same error again: API Error: 529 Overloaded",
+    ], bucket="subagent_overloaded")
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "It keeps looping: I wait for the reset, run it, and hit it again. Claude usage limit reached. Your limit will reset at 3pm. Any fix?",
+    ], bucket="usage_limit_mid_task")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "same-test-red-twice", [
+        'Bolt ran into errors running it. It keeps looping "fixing" the error, running it, encountering it again, and "fixing" it again, chewing through my tokens.',
+    ], bucket="same_test_red_twice")
+
+
+def test_same_failure_across_attempts_leaves_start_failures_and_stalls_alone():
+    # same-failure-across-attempts used to read "same failure across N attempts" next to any "test" word, so a
+    # test agent that failed to start (503) or stalled on every retry was read as same_test_red_twice.
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "Test agent: same failure across 3 attempts - Task failed to start: 503 Service Unavailable",
+    ], bucket="subagent_overloaded")
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "verifier subagent: same failure across 3 retries: Agent stalled: no progress for 600s while running the test suite",
+    ], bucket="stalled_no_progress")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "same-test-red-twice", [
+        "N5 reported the same single failure (test_default_config_path_posix, full AssertionError) across 3 impl attempts; the stagnation detector halted the run with 'Test count stagnant: 52/53'.",
+    ], bucket="same_test_red_twice")
+
+
+def test_reviewer_readds_same_suggestions_leaves_stop_hook_alone():
+    # reviewer-readds-same-suggestions used to read any "re-raising the same findings", so a Stop hook re-raising
+    # its collection error every turn was read as same_must_fix_twice.
+    assert_not_read("orchestration", "same-must-fix-twice", [
+        "Stop hook feedback: re-raising the same findings: 3 errors during collection. ImportError while loading conftest",
+    ], bucket="stop_hook_loop")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "same-must-fix-twice", [
+        "the second run of AI PR review, shouldnt re add the same suggestions as the one from the initial commit and run. Is this possible",
+        "As a result the reviewers could resurface a concern that was already addressed.",
+    ], bucket="same_must_fix_twice")
+
+
+def test_dashscope_throttling_code_leaves_reviews_and_red_tests_of_throttle_code_alone():
+    # dashscope-throttling-code used to read any "per-minute request throttling" / "RPM throttling", so a review or a
+    # red test run about code implementing a throttle was read as subagent_overloaded.
+    assert_not_read("orchestration", "overloaded", [
+        "Verdict: NEEDS_CHANGES\nMust-fix #1: src/limiter.py: the per-minute request throttling resets its window on every call.",
+    ], bucket="review_blocked")
+    assert_not_read("orchestration", "overloaded", [
+        "FAIL tests/test_limiter.py::test_window - 2 failing tests in the RPM throttling middleware: expected 429, got 200. Exit code 1",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "overloaded", [
+        "When a Bailian model hits its per-minute token throttle, omp stalls for 30 minutes. Bailian reports this throttle as HTTP `429 Throttling.AllocationQuota` using OpenAI-compatible billing wording: You exceeded your current quota, please check your plan and billing details. (type=insufficient_quota)",
+    ], bucket="subagent_overloaded")
+
+
+def test_errors_out_instead_of_managing_rate_leaves_red_tests_alone():
+    # errors-out-instead-of-managing-rate used to read "crashes instead of handling the rate limit" in a red test
+    # run about client code, which was then read as subagent_overloaded.
+    assert_not_read("orchestration", "overloaded", [
+        "FAIL tests/test_client.py::test_backoff: the client crashes instead of handling the rate limit (expected retry). pytest exited with code 1",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "overloaded", [
+        "Rate limited on 3.5. Could you manage this more gracefully please? currently just errors out instead of managing rate.",
+    ], bucket="subagent_overloaded")
+
+
+def test_sleeps_on_timers_leaves_reviews_and_red_tests_about_blind_sleeps_alone():
+    # sleeps-on-timers-for-ci used to read any "blind sleep", so a must-fix or a red e2e test about a test that
+    # uses a blind sleep was read as sentinel_wait_loop.
+    assert_not_read("orchestration", "sentinel-wait", [
+        "Verdict: NEEDS_CHANGES\nMust-fix #1: tests/e2e/login.spec.ts uses a blind sleep(5000) instead of waiting for the selector.",
+    ], bucket="review_blocked")
+    assert_not_read("orchestration", "sentinel-wait", [
+        "FAIL tests/e2e/checkout.spec.ts (timeout 30000ms); the test relies on blind sleeps. Exit code 1",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "sentinel-wait", [
+        "Two of five dispatched os-dev agents finished their implementation, pushed, opened the PR, and then spent the rest of their session repeatedly sleeping on background timers waiting for CI to converge.",
+        "Caught a Kiro Crew agent burning time with blind `sleep` in a single session (`sleep 240`, `sleep 90`), then poll gh pr view.",
+    ], bucket="sentinel_wait_loop")
+
+
+def test_dev_box_idle_timeout_leaves_a_coder_agents_own_timeout_alone():
+    # dev-box-idle-timeout used to take any "coder" for the Coder product, so a "Coder agent" cut off by its own
+    # idle timeout (a stall) was read as stalled_machine_sleep.
+    assert_not_read("orchestration", "host-stopped-under-agent", [
+        "The Coder agent exceeded its idle timeout after 300s with no output. Agent stalled: no progress for 300s",
+        "coder subagent hit the inactivity timeout: no progress for 600s, killed by the watchdog",
+    ], bucket="stalled_no_progress")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "host-stopped-under-agent", [
+        "GitHub Codespaces have an idle timeout (default 30 minutes). When a codespace times out, any running agent sessions die silently.",
+        "Our Coder workspace idle timeout stopped the box and the agent session running in it died.",
+    ], bucket="stalled_machine_sleep")
+
+
+def test_dev_box_deadline_pauses_task_needs_a_dev_box_deadline_not_inactivity():
+    # dev-box-deadline-pauses-task used to accept "inactivity" as the deadline word, so an agent stopped mid-task
+    # after minutes of inactivity (the stall watchdog) was read as stalled_machine_sleep.
+    assert_not_read("orchestration", "host-stopped-under-agent", [
+        "Subagent stopped mid-task after 10 minutes of inactivity (stall watchdog: no progress for 600s).",
+    ], bucket="stalled_no_progress")
+    assert_not_read("orchestration", "host-stopped-under-agent", [
+        "The implementer agent paused mid-run after 15 minutes of inactivity; nothing in its report file since.",
+    ], not_bucket="stalled_machine_sleep")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "host-stopped-under-agent", [
+        "AI agents report status, but this wasn't extending workspace deadlines, causing tasks to pause mid-execution when there were no human connections.",
+    ], bucket="stalled_machine_sleep")
