@@ -404,3 +404,101 @@ def test_zh_agent_done_empty_not_when_a_cause_is_named():
         "# [Bug]: run_in_background 子 Agent 完成后 .output 文件始终为空（0字节）\n"
         "`run_in_background=true` 的子 agent，UI 上显示全部完成后，对应的 `.output` 文件始终为 0 字节，结果未落盘。",
     ], bucket="no_output")
+
+
+def test_koboldcpp_decode_failure_beside_gpu_error_is_not_a_full_window():
+    # context-local-cache-full used to read KoboldCpp's 'Check your context buffer sizes!' alone, which it prints
+    # after any failed decode, so a CUDA or Vulkan out-of-memory was read as context_exceeded.
+    assert_not_read("agent-run", "context-exceeded", [
+        "CUDA error: out of memory\n  current device: 0, in function ggml_cuda_op_mul_mat at ggml-cuda.cu:1606\n"
+        "Failed to predict at token position 212! Check your context buffer sizes!",
+        "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 2048.00 MiB on device 0: cudaMalloc failed: out of memory\n"
+        "llama_decode: failed to decode, ret = -3\nFailed to predict at token position 45! Check your context buffer sizes!",
+        "ggml_vulkan: Device memory allocation of size 1073741824 failed.\n"
+        "ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory\nllama_decode: failed to decode, ret = -3\n\n"
+        "Failed to predict at token position 0! Check your context buffer sizes!",
+        "ggml_vulkan: Device lost (vk::Queue::submit: ErrorDeviceLost)\n"
+        "Failed to predict at token position 1024! Check your context buffer sizes!",
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "context-exceeded", [
+        "[Context Shifting: Erased 143 tokens at position 1379]\nProcessing Prompt [BLAS] (454 / 454 tokens)update: applying K-shift\n"
+        "llama_decode: failed to decode, ret = 1\n\nFailed to predict at token position 15480! Check your context buffer sizes!",
+        "ERROR:    ValueError: Request length 71599 + 2048 is greater than max_seq_len 65536",
+        "Server error: prompt_too_long: tokenized VLM text prompt has 20767 tokens, max prompt/context tokens is",
+    ], bucket="context_exceeded")
+
+
+def test_kv_cache_slot_warning_before_a_gpu_crash_is_the_backend_failure():
+    # context-kv-cache-slot-full used to read llama.cpp's 'failed to find KV cache slot' (a batch it retries smaller)
+    # whatever followed, so a server that then died of a CUDA out-of-memory, or an Ollama runner that terminated,
+    # was read as context_exceeded.
+    assert_not_read("agent-run", "context-exceeded", [
+        "decode: failed to find KV cache slot for ubatch of size 512\n"
+        "srv  update_slots: failed to find free space in the KV cache, retrying with smaller batch size\n"
+        "CUDA error: out of memory\n  current device: 0, in function ggml_backend_cuda_graph_compute at ggml-cuda.cu:2705\n"
+        "GGML_ASSERT: ggml-cuda.cu:100: !\"CUDA error\"\nAborted (core dumped)",
+        "llama_decode: failed to find KV cache slot\nllama runner process has terminated: exit status 2",
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "context-exceeded", [
+        "decode: failed to find KV cache slot for ubatch of size 454\nllama_decode: failed to decode, ret = 1",
+    ], bucket="context_exceeded")
+
+
+def test_git_bash_requirement_told_in_passing_is_not_the_start_up_check():
+    # windows-prerequisite-git-bash-missing used to read 'on windows requires git-bash' anywhere, so a report that
+    # only mentions the requirement before a lost connection was read as spawn_failure.
+    assert_not_read("agent-run", "spawn-failed", [
+        "Claude Code on Windows requires git-bash, so I installed Git for Windows and set CLAUDE_CODE_GIT_BASH_PATH. "
+        "claude now starts, but every prompt ends with:\nAPI Error: Connection error. (ECONNRESET)",
+        "Since Claude Code on Windows requires git-bash I run it from Git Bash. After about 20 minutes the session "
+        "freezes and exits with:\nError: socket hang up",
+    ], bucket="network")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "spawn-failed", [
+        "Setting up Claude Code...\nClaude Code on Windows requires git-bash (https://git-scm.com/downloads/win). If installed "
+        "but not in PATH, set environment variable pointing to your bash.exe, similar to: "
+        "CLAUDE_CODE_GIT_BASH_PATH=C:\\Program Files\\Git\\bin\\bash.exe",
+        "Claude Code on Windows requires git-bash. If installed but not in PATH, set environment variable pointing to "
+        "your bash.exe",
+        "Error: Claude Code on Windows requires git-bash",
+    ], bucket="spawn_failure")
+
+
+def test_unsupported_platform_from_a_tool_hook_or_language_server_is_not_the_agents_launch():
+    # launcher-unsupported-platform-arch used to read the `${platform} (${arch})` wording that many npm wrappers of
+    # native CLIs share, so a running agent's Bash tool, a hook or a language server hitting it was read as spawn_failure.
+    assert_not_read("agent-run", "spawn-failed", [
+        "⏺ Bash(npx @example/cli build)\n  ⎿  Error: Command failed with exit code 1\n"
+        "     Error: Unsupported platform: linux (arm64)\n"
+        "         at Object.<anonymous> (/workspace/node_modules/@example/cli/bin/run.js:22:9)",
+        "PreToolUse:Bash hook error: Failed with non-blocking status code: node_modules/@biomejs/biome/bin/biome:38\n"
+        "Error: Unsupported platform: win32 (arm64)",
+        "[language server] Failed to start rust-analyzer: Error: Unsupported platform: linux (riscv64)",
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "spawn-failed", [
+        "file:///C:/Users/user/AppData/Roaming/fnm/node-versions/v22.18.0/installation/node_modules/@openai/codex/bin/codex.js:56\n"
+        "  throw new Error(`Unsupported platform: ${platform} (${arch})`);\n        ^\n\n"
+        "Error: Unsupported platform: win32 (arm64)\n"
+        "    at file:///C:/Users/gaura/AppData/Roaming/fnm/node-versions/v22.18.0/installation/node_modules/@openai/codex/bin/codex.js:56:9",
+    ], bucket="spawn_failure")
+
+
+def test_defender_quarantining_a_build_output_is_not_the_agent_binary_gone():
+    # agent-binary-quarantined used to read any quarantined .exe, so Defender removing a binary the run had just
+    # built (a Rust target\debug exe, a PyInstaller dist\ installer) was read as spawn_failure.
+    assert_not_read("agent-run", "spawn-failed", [
+        "Codex built the project and ran it, then Windows Security showed:\nThreat: Trojan:Win32/Wacatac.B!ml\n"
+        "Status: Quarantined\nAffected items: file:C:\\src\\myapp\\target\\debug\\myapp.exe\n"
+        "cargo run now fails with: The system cannot find the file specified. (os error 2)",
+        "Threat: Trojan:Win32/Wacatac.H!ml\nStatus: Quarantined\nAffected items:\nfile:C:\\Users\\me\\project\\dist\\setup.exe\n"
+        "Claude wrote a PyInstaller spec and built the installer, and Defender removed it right away.",
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "spawn-failed", [
+        "Threat: Trojan:Win32/Bearfoos.A!ml\nStatus: Quarantined\nAction: Automatically removed by system\nAffected item:\n"
+        "C:\\Users\\<USER>\\AppData\\Roaming\\npm\\node_modules\\@openai\\codex\\bin\\codex-x86_64-pc-windows-msvc.exe\n\n"
+        "After this, running the CLI fails because the binary has been deleted.",
+    ], bucket="spawn_failure")
