@@ -562,3 +562,153 @@ def test_command_waiting_on_stdin_under_an_agent_is_not_the_agent_cli_waiting_fo
         "claude -p hangs waiting for stdin",
         "codex exec hangs forever waiting for EOF on stdin",
     ], bucket="prompt_delivery")
+
+
+PYTEST_FAILED = """tests/test_server.py ......F.......                                     [100%]
+
+=================================== FAILURES ===================================
+    def test_fastmcp_fallback():
+>       from mcp.server.fastmcp import FastMCP
+E       ModuleNotFoundError: No module named 'mcp.server.fastmcp'
+
+tests/test_server.py:88: ModuleNotFoundError
+=========================== short test summary info ============================
+FAILED tests/test_server.py::test_fastmcp_fallback - ModuleNotFoundError: No module named 'mcp.server.fastmcp'
+========================= 1 failed, 13 passed in 0.41s ========================="""
+
+
+UNITTEST_IMPORT = """Ran 12 tests in 0.210s
+
+FAILED (errors=1)
+ERROR: test_server (tests.test_server.ServerTest)
+ImportError: Failed to import test module: test_server
+Traceback (most recent call last):
+  File "/home/u/proj/tests/test_server.py", line 3, in <module>
+    from mcp.server.fastmcp import FastMCP
+ModuleNotFoundError: No module named 'mcp.server.fastmcp'"""
+
+
+DOCKER_BUILD = """#12 [build 5/6] RUN python -c "import server"
+#12 0.512 Traceback (most recent call last):
+#12 0.512   File "/app/server.py", line 1, in <module>
+#12 0.512 ModuleNotFoundError: No module named 'mcp.server.fastmcp'
+#12 ERROR: process "/bin/sh -c python -c \\"import server\\"" did not complete successfully: exit code: 1
+ERROR: failed to solve: process "/bin/sh -c python -c \\"import server\\"" did not complete successfully: exit code: 1"""
+
+
+def test_mcp_sdk_import_error_in_a_test_run_or_build_is_not_mcp_startup():
+    # mcp-python-sdk-module-missing (route mcp-server-sdk-import-broken) used to decide on its own,
+    # so a pytest or unittest run of the code under change that cannot import mcp.server.fastmcp,
+    # or an image build that does, was read as mcp_startup.
+    for text in (PYTEST_FAILED, UNITTEST_IMPORT, DOCKER_BUILD):
+        got = devflow(text)
+        assert got.bucket == "compile", (text, got.bucket, got.rule)
+    assert_not_read("devflow", "mcp-sdk-import-broken", [UNITTEST_IMPORT], bucket="compile")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "mcp-sdk-import-broken", [
+        "$ uvx paper-search-mcp --help\nTraceback (most recent call last):\n"
+        "  File \"...\\paper_search_mcp\\server.py\", line 8, in <module>\n"
+        "    from mcp.server.fastmcp import FastMCP\n"
+        "ModuleNotFoundError: No module named 'mcp.server.fastmcp'. This is mcp 2.x, where\n"
+        "FastMCP was renamed to MCPServer (from mcp.server.mcpserver import MCPServer)",
+    ], bucket="mcp_startup")
+
+
+LAMBDA_DEPLOY = """Deploying weather-mcp to AWS Lambda...
+START RequestId: 9f2c Version: $LATEST
+[ERROR] Runtime.ImportModuleError: Unable to import module 'handler': No module named 'pydantic_core._pydantic_core'
+END RequestId: 9f2c
+Deployment failed: health check did not pass"""
+
+
+DOCKER_NATIVE = """#14 [6/7] RUN python -m mcp_server --version
+#14 0.871 ModuleNotFoundError: No module named 'pydantic_core._pydantic_core'
+#14 ERROR: process "/bin/sh -c python -m mcp_server --version" did not complete successfully: exit code: 1
+ERROR: failed to solve: process "/bin/sh -c python -m mcp_server --version" did not complete successfully: exit code: 1"""
+
+
+CI_NATIVE = """Traceback (most recent call last):
+  File "/app/src/mcp_bridge/main.py", line 3, in <module>
+    import cryptography
+ModuleNotFoundError: No module named '_cffi_backend'
+Error: Process completed with exit code 1."""
+
+
+UNITTEST_NATIVE = """Ran 0 tests in 0.000s
+FAILED (errors=1)
+ImportError: Failed to import test module: test_mcp_server
+ModuleNotFoundError: No module named 'pydantic_core._pydantic_core'"""
+
+
+def test_native_core_missing_in_deploy_build_ci_or_test_run_is_not_mcp_startup():
+    # python-native-core-module-missing (route mcp-server-wrong-python) used to decide beside any
+    # mention of mcp, so a Lambda deploy, an image build, a CI job or a unittest run of an
+    # x-mcp project that misses pydantic_core's compiled core was read as mcp_startup.
+    for text in (LAMBDA_DEPLOY, DOCKER_NATIVE, CI_NATIVE):
+        got = devflow(text)
+        assert got.bucket == "compile", (text, got.bucket, got.rule)
+    assert_not_read("devflow", "python-native-core-missing", [UNITTEST_NATIVE], bucket="compile")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "python-native-core-missing", [
+        "# aws-api-mcp-server: Server fails on macOS due to Python version incompatibility in Claude Desktop Extension\n"
+        "NotOpenSSLWarning: urllib3 v2 only supports OpenSSL 1.1.1+, currently the 'ssl' module is compiled with 'LibreSSL 2.8.3'\n"
+        "ModuleNotFoundError: No module named 'pydantic_core._pydantic_core'",
+    ], bucket="mcp_startup")
+
+
+def test_xctest_bundle_that_could_not_load_its_libraries_is_no_test_failure():
+    # swiftpm-test-process-signal used to read any signal after the .xctest bundle, so a bundle
+    # that died in dyld loading XCTest (no test ran: the environment) was read as test.
+    assert_not_read("devflow", "test-failed", [
+        "$ swift test\nBuilding for debugging...\nBuild complete! (12.40s)\n"
+        "dyld[48211]: Library not loaded: @rpath/XCTest.framework/Versions/A/XCTest\n"
+        "  Referenced from: <8A1F> /Users/ci/work/app/.build/debug/AppPackageTests.xctest/Contents/MacOS/AppPackageTests\n"
+        "  Reason: tried: '/usr/lib/swift/XCTest.framework/Versions/A/XCTest' (no such file)\n"
+        "error: Process '/Users/ci/work/app/.build/debug/AppPackageTests.xctest' exited with unexpected signal code 6",
+        "$ swift test\nBuild complete! (0.21s)\n"
+        "/work/.build/x86_64-unknown-linux-gnu/debug/FooPackageTests.xctest: error while loading shared libraries: "
+        "libFoundation.so: cannot open shared object file: No such file or directory\n"
+        "error: Process '/work/.build/x86_64-unknown-linux-gnu/debug/FooPackageTests.xctest' exited with unexpected signal code 4",
+    ], not_bucket="test")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "test-failed", [
+        "error: Process '/root/swift-subprocess/.build/x86_64-unknown-freebsd/debug/swift-subprocessPackageTests.xctest "
+        "--testing-library swift-testing' exited with unexpected signal code 13",
+    ], bucket="test")
+
+
+def test_kaocha_namespace_that_failed_to_load_is_no_test_failure():
+    # kaocha-tally-failed used to read every tally with an error, so Kaocha's count of a test
+    # namespace that could not be loaded (a missing namespace on the classpath) was read as test.
+    assert_not_read("devflow", "test-count-failed", [
+        "ERROR in unit (NO_SOURCE_FILE)\nFailed loading tests:\n"
+        "Exception: java.io.FileNotFoundException: Could not locate app/util__init.class, app/util.clj or app/util.cljc on classpath.\n"
+        "1 tests, 1 assertions, 1 errors, 0 failures.\nError: Process completed with exit code 1.",
+    ], not_bucket="test")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "test-count-failed", [
+        "    kaocha.runner$run.invokeStatic (runner.clj:129)\n241 tests, 5987 assertions, 1 errors, 0 failures.\n"
+        "Error: Process completed with exit code 1.",
+        "5 tests, 12 assertions, 1 pending, 2 failures.",
+    ], bucket="test")
+
+
+def test_mcp_remote_fallback_that_connected_is_no_connect_failure():
+    # mcp-remote-transport-strategy-refused used to read the first strategy's refusal alone, so a
+    # log whose SSE fallback then connected, over a failed deploy or a failed tool call, was read
+    # as mcp_startup.
+    assert_not_read("devflow", "connect-failed", [
+        "mcp-remote connects (the HTTP-first strategy gets a 404 and it falls back to SSE), but the deploy of the server behind it now fails:\n"
+        "[8842] Connected to remote server using SSEClientTransport\n"
+        "Error: Deployment failed: health check timed out after 300s",
+    ], bucket="infra")
+    assert_not_read("devflow", "connect-failed", [
+        "With mcp-remote the http-first strategy returns 405, so it falls back to SSE; that works.\n"
+        "[9001] Connected to remote server using SSEClientTransport\n"
+        "Error: tool call failed: Tool 'search' failed: invalid arguments",
+    ], bucket="prompt_delivery")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "connect-failed", [
+        "# Cannot connect via mcp-remote - SSE 400 / HTTP 404 errors\n**Error:**\n"
+        "- HTTP-first strategy → 404: `Session not found`\n- Fallback to SSE → 400: `Non-200 status code`",
+    ], bucket="mcp_startup")
