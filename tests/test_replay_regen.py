@@ -921,3 +921,237 @@ def test_browserless_session_timer_stands_down_for_a_page_navigation_timeout():
     assert_read("regen", "tool-setup-error", [
         "puppeteer  |   browserless.io:limiter:warn  Job has hit timeout after 30,003ms of activity. +4m",
     ], bucket="infra")
+
+
+def test_preview_protection_needs_the_gate_as_the_cause():
+    # preview-deployment-protection-blocks-e2e used to fire on any mention of the protection or its
+    # bypass near a failed e2e run, so "... even with the Vercel protection bypass header set: the
+    # checkout page returns 500" was read as infra (app-unreachable) though the app answered.
+    assert_not_read("replay", "app-unreachable", [
+        "Cypress e2e tests fail on the preview deployment even with the Vercel protection bypass header set: the checkout page returns 500 Internal Server Error",
+        "Vercel deployment protection is configured with the automation bypass so the e2e tests reach the app; the tests fail because POST /api/orders returns 500 Internal Server Error",
+        'Netlify password protection is off for previews. E2E tests fail: Error: expect(locator).toHaveText: Expected "Total: $20" Received "Total: NaN"',
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "app-unreachable", [
+        "Vercel deployment protection is currently disabled for previews because enabling it causes e2e tests to fail. The fix for this is to enable automation bypass",
+        "Playwright tests fail with 401 because of the Vercel deployment protection on preview builds",
+    ], bucket="infra")
+
+
+def test_server_wait_timeout_vetoed_by_app_compile_errors():
+    # pre-test-server-wait-timed-out vetoed only some of the app's own start-up failures, so a wait
+    # that ran out while webpack could not resolve the app's import, or tsc rejected its source,
+    # was read as infra (app-unreachable) though the app did not start because of itself.
+    assert_not_read("replay", "app-unreachable", [
+        "Error: Server has taken more than 60000ms to start.\n[Jest Dev server] Module not found: Error: Can't resolve './components/Header' in '/app/src'",
+        "Error: Timed out waiting for: http://localhost:3000\n[0] ERROR in src/app/app.component.ts:12:3 - error TS2339: Property 'title' does not exist on type 'AppComponent'.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "app-unreachable", [
+        "Jest dev-server output:\nError: Server has taken more than 5000ms to start.\n    at setupJestServer (node_modules/jest-process-manager/lib/index.js:211:19)",
+        "Compiling cdk-table-exporter : es2015 as esm2015\nError: Timed out waiting for: https://localhost:3000/app/login\n    at node_modules/wait-on/lib/wait-on.js:132:31",
+    ], bucket="infra")
+
+
+def test_environment_not_up_is_not_service_worker_or_a_failed_assertion():
+    # app-environment-not-coming-up let any words follow "because the service/server", and took any
+    # "fail" after "wait for the app to start and then", so a service worker that is not ready, a
+    # server component not ready at hydration, or an assertion failing after the app started were
+    # read as infra (app-unreachable).
+    assert_not_read("replay", "app-unreachable", [
+        'The offline page never shows because the service worker is not ready when the app navigates; the e2e test fails: expected "You are offline" to be visible',
+        "Checkout shows a blank page because the server component is not ready when the client hydrates. Error: Hydration failed because the initial UI does not match what was rendered on the server.",
+        "The e2e tests wait for the app to start and then fail on the first assertion: AssertionError: expected '/login' to equal '/dashboard'",
+    ], bucket="product-defect")
+    assert_not_read("replay", "app-unreachable", [
+        "Our Cypress tests wait for the server to start and then fail on the login step: Timed out retrying after 4000ms: Expected to find element: [data-test=submit], but never found it.",
+    ], bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "app-unreachable", [
+        "Sometimes workflows are broken because there are broken tests but the reason they are broken is because the service is not up and running (for example the tracker).",
+        "Tests fail because the database container is not ready when the suite starts",
+        "The application is not running it the CI env so the e2e tests wait for the app to start and then fail silently",
+    ], bucket="infra")
+
+
+def test_out_of_date_test_file_needs_the_ui_and_actual_bug_vetoes():
+    # component-specs-behind-markup read any "test file is out of date" and vetoed only "real bug",
+    # so a compiled test file out of date in ts-jest's cache and markup-coupled tests that "caught an
+    # actual bug" were read as stale-script (label-path-mismatch).
+    assert_not_read("replay", "label-path-mismatch", [
+        "ts-jest keeps running the old code: the compiled test file is out of date in the cache, clearing the cache with jest --clearCache fixes it",
+        "Vitest watch mode does not re-run: the module graph for the test file is out of date after a rename, so the old import is used",
+        "Since we changed the templates last sprint the card tests fail. The tests are tightly coupled to the implementation, but this one caught an actual bug: the price is rendered as NaN",
+    ], not_bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "# src/components/textField/textField.spec.js out of date?\nAs the spec file stands in `master`, the tests all pass.",
+        "The spec file is out of date: its template no longer matches the component's",
+        "While updating the components to use Vanilla 1.8.0 styling/markup (from 1.6.6) I found that pretty much every component that changed had their tests fail. This was due to the tests being very tightly coupled with the markup",
+    ], bucket="stale-script")
+
+
+def test_happy_dom_swap_and_failure_in_one_sentence():
+    # happy-dom-environment-divergence took any failure word up to 200 characters after "from jsdom
+    # to happy-dom", across sentences, so a past swap mentioned beside a release's regression or a
+    # stale selector was read as infra (runner-setup-error).
+    assert_not_read("replay", "runner-setup-error", [
+        "We moved from jsdom to happy-dom last month and everything passed. Today's release broke the date picker: the test fails with expected '2024-01-01' but received 'Invalid Date'",
+    ], bucket="product-defect")
+    assert_not_read("replay", "runner-setup-error", [
+        "After switching from jsdom to happy-dom the suite is 3x faster. Separately, since PR #812 the checkout test fails: expect(screen.getByText('Total: $20')).toBeInTheDocument() - Unable to find an element with the text: Total: $20",
+    ], bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "runner-setup-error", [
+        "Whilst porting from JSDom to HappyDOM, I have a couple seemingly random instances of test cases erroneously failing. The issue seems to be related to `fireEvent`.",
+        "After migrating from jsdom to happy-dom v15.7.4 several tests fail with a TypeError in the mount helper",
+    ], bucket="infra")
+
+
+def test_setup_steps_zh_leaves_site_5xx_rate_limit_jitter_and_agent_misclicks():
+    # setup-steps-followed-then-error-zh used to read any error after "按照…一步步…的结果" as the
+    # tool's set-up, so a site's 500/502, a 429 and a network jitter a retry cleared were read as infra.
+    assert_not_read("regen", "tool-setup-error", [
+        "按照官方文档一步步配置的结果：页面返回 500 Internal Server Error，被测系统的登录接口挂了",
+        "按照步骤一步步操作的结果，网站首页返回 502 Bad Gateway",
+    ], bucket="product-uxux")
+    assert_not_read("regen", "tool-setup-error", [
+        "按照README一步步安装的结果，运行时报 Connection error，网络波动，重试一次就好了",
+        "按照教程一步步执行的结果，生成测试时 429 Too Many Requests rate limit exceeded",
+    ], bucket="transient")
+    assert_not_read("regen", "tool-setup-error", [
+        "按照文档一步步操作的结果，智能体在日期选择器上一直点错日期，最后生成的用例不对",
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-setup-error", [
+        "  ⎿  API Error (Connection error.) · Retrying in 1 seconds… (attempt 1/10)\n"
+        "    ⎿  TypeError (fetch failed)\n按照操作一步步执行的结果",
+    ], bucket="infra")
+
+
+def test_date_picker_rule_leaves_model_that_clicked_the_wrong_thing():
+    # app-date-picker-does-not-open used to fire whatever made the picker stay shut, so a model
+    # (GPT-4o, Claude, Operator) clicking beside it or the wrong month was read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "GPT-4o keeps clicking next to the field instead of on the icon, so the date picker never opens "
+        "and the generated test stops at the booking step.",
+        'Claude clicks the label "Check-in" instead of the input; the calendar popup does not appear '
+        "and it retries the same click 12 times.",
+        'Operator picks the wrong month: it clicks "next" twice so the calendar does not show up where it '
+        "expects and it selects 2025-03-14 instead of 2025-01-14.",
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "Datepicker Popup is not rendered for on-click events",
+        "After uploading a file in add new media I select a regular date and the calendar icon is unresponsive.",
+    ], bucket="product-uxux")
+
+
+def test_slider_rule_leaves_model_misdrags_and_network_hiccup():
+    # app-slider-drag-no-effect used to fire on any slider that was not dragged, so a model or the
+    # generated test clicking instead of dragging was read as product-uxux, and a slider stuck after a
+    # network hiccup that a retry passed as well.
+    assert_not_read("regen", "product-broken", [
+        "Claude clicks the slider handle instead of pressing and moving it, so the slider cannot be dragged "
+        "and it gives up on setting the price range.",
+        "The generated test clicks the range thumb twice; dragging has no effect because it never holds the "
+        "mouse button, while a person can drag the slider fine.",
+        "GPT-4o picks the wrong slider: the volume slider handle can't be dragged from the position it chose "
+        "and it keeps repeating the same drag.",
+    ], bucket="agent-course")
+    assert_not_read("regen", "product-broken", [
+        "Slider thumb can't be dragged on the first try after a network hiccup; retrying the run passes.",
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "Slider/range not dragged",
+        "clicking on the slider/range makes it look clicked but dragging has no effect.",
+    ], bucket="product-uxux")
+
+
+def test_infinite_scroll_rule_leaves_scroll_tool_model_and_network_blip():
+    # app-infinite-scroll-stops-loading used to fire on any infinite scroll that did not load, so the
+    # agent's scroll tool scrolling nothing, a model scrolling the wrong pane and a network blip a later
+    # run got past were read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "infinite scroll not working: the scroll_page tool scrolls by 0 pixels every call, so the next batch never loads.",
+    ], not_bucket="product-uxux")
+    assert_not_read("regen", "product-broken", [
+        "Claude tries to scroll to the bottom, next page doesn't load because it scrolls the page body instead "
+        "of the results panel.",
+    ], bucket="agent-course")
+    assert_not_read("regen", "product-broken", [
+        "Sometimes infinite scroll stopped working after a network blip; the next run loaded all items.",
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "Infinite Scroll Broken\n- scroll to bottom, next set doesn't load",
+    ], bucket="product-uxux")
+
+
+def test_reinstall_zh_leaves_agent_goal_misread_site_button_and_blip():
+    # tool-failure-survives-restart's Chinese reinstall branch used to read "重装也不行" whenever
+    # agent or 浏览器 was named, so an agent that misread its goal, a site's button dead by hand too
+    # and a plug-in's occasional network error were read as infra.
+    assert_not_read("regen", "tool-setup-error", [
+        "agent 理解错了任务目标，一直去搜索页面而不是购物车，重新安装也不行",
+    ], bucket="agent-course")
+    assert_not_read("regen", "tool-setup-error", [
+        "浏览器插件重装也不行，网站的提交按钮点了还是没反应，换 Chrome 手动点也一样",
+        "浏览器插件偶尔报网络错误，重装也不行，过一会儿自己就好了",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-setup-error", [
+        "执行agent-browser open，报错：\nOperation timed out. The page may still be loading or the element "
+        "may not exist.\n卸载后重新装也不行",
+    ], bucket="infra")
+
+
+def test_relay_5xx_zh_leaves_app_sso_relay_and_relay_failing_every_time():
+    # llm-relay-5xx-zh used to read any 中转 service's 5xx as a model relay's blip, so the app's SSO
+    # relay failing by hand too was read as transient, and so was a relay with no channel that fails
+    # every time (its set-up).
+    assert_not_read("regen", "llm-server-error", [
+        "登录后的 SSO 中转服务返回 500 Internal Server Error，手动登录也一样，是后端的 bug",
+    ], bucket="product-uxux")
+    assert_not_read("regen", "llm-server-error", [
+        "中转站每次都返回 503：当前分组 default 下对于模型 claude-3-5-sonnet 无可用渠道，换了 key 也一样",
+    ], not_bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "llm-server-error", [
+        "用中转站时，上游偶尔返回 HTTP 525（Cloudflare SSL Handshake Failed）/ 520，请求直接失败。",
+    ], bucket="transient")
+
+
+def test_captcha_press_on_needs_the_agent_as_subject():
+    # agent-presses-on-at-captcha used to take any subject, so a stealth plug-in that kept trying at a
+    # Cloudflare block, or the site's own CAPTCHA that keeps coming back by hand, was read as agent-course.
+    assert_not_read("regen", "agent-pressed-on-at-bot-wall", [
+        'The stealth plugin detected the captcha but kept trying for 30s, then the page said "Access denied - '
+        'you have been blocked" by Cloudflare.',
+        "The site knows a captcha is shown but continues to show it after every correct answer; the signup "
+        "form's reCAPTCHA never validates, even by hand.",
+    ], bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "agent-pressed-on-at-bot-wall", [
+        "currently, it recognizes there is CAPTCHA BUT keeps going but will never succeed which is just wasting tokens/credit",
+        "The agent recognizes the captcha but keeps trying to solve it instead of asking me.",
+    ], bucket="agent-course")
+
+
+def test_timeout_setting_ignored_zh_leaves_overloaded_model_and_slow_app():
+    # tool-timeout-setting-ignored-zh used to read any "已设置超时…但还是超时" as the tool ignoring its
+    # setting, so an overloaded model a retry got past and a slow endpoint or page of the app under
+    # test were read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "已经设置超时 300 秒，但是模型还是超时，上游 API 过载 overloaded，过一会儿重试就好了",
+    ], bucket="transient")
+    assert_not_read("regen", "tool-code-error", [
+        "已经设置了 60 秒超时，但还是会超时，因为被测系统的导出接口本身要两分钟才返回，后端说要优化",
+        "已经设置了页面加载超时 60s，但网站首页还是加载超时，服务器返回很慢",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "用的本地模型，已经设置大于30秒的超时时间了，但是在使用智能体的时候还是会报30s超时然后任务失败",
+    ], bucket="infra")
