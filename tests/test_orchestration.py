@@ -501,3 +501,135 @@ def test_dev_box_deadline_pauses_task_needs_a_dev_box_deadline_not_inactivity():
     assert_read("orchestration", "host-stopped-under-agent", [
         "AI agents report status, but this wasn't extending workspace deadlines, causing tasks to pause mid-execution when there were no human connections.",
     ], bucket="stalled_machine_sleep")
+
+
+def test_finished_command_zh_leaves_usage_limits_and_stop_hooks():
+    # ide-agent-stuck-in-finished-command-zh used to fire whatever else the text said, so a
+    # usage limit or a re-firing Stop hook beside "显示命令执行中" was read as sentinel_wait_loop.
+    assert_not_read("orchestration", "notification-never-arrives", [
+        "终端命令已经执行完了，界面仍显示命令执行中，随后弹出 Claude usage limit reached. Your limit will reset at 3pm (Asia/Shanghai).",
+        "命令已经执行完了但一直停在命令执行中，然后显示 5-hour limit reached ∙ resets 7pm",
+    ], bucket="usage_limit_mid_task")
+    assert_not_read("orchestration", "notification-never-arrives", [
+        "Stop hook 的测试命令已经执行完了，但界面一直显示命令执行中，每次回复都会再次触发 Stop hook",
+    ], bucket="stop_hook_loop")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "notification-never-arrives", [
+        "命令执行后，AI不会自动检查执行结果了，而是一直卡在命令执行中，需要点跳过才能正常继续执行。git status是不可能卡主的，terminal已经执行完了",
+    ], bucket="sentinel_wait_loop")
+
+
+def test_never_exiting_command_zh_leaves_limit_reached():
+    # blocks-on-command-that-never-exits-zh vetoed "usage limit" but not "limit reached", so
+    # Claude Code's "5-hour limit reached" after the freeze was read as stalled_no_progress.
+    assert_not_read("orchestration", "stall-watchdog", [
+        "Builder 会等待命令退出才执行下一步，这就导致卡死，然后显示 5-hour limit reached ∙ resets 7pm",
+    ], bucket="usage_limit_mid_task")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "stall-watchdog", [
+        "# trae builder 无法处理不退出的程序\n比如让 trae builder 使用 gdb 对一个二进制文件进行分析，在启动 gdb 后 builder 会等待命令退出才执行下一步，这就导致卡死",
+    ], bucket="stalled_no_progress")
+
+
+def test_idle_spin_zh_leaves_polling_limits_overload_and_stop_hooks():
+    # idle-spin-no-output-zh (空转) only vetoed spending words, so a sentinel poll, an English
+    # usage limit, a 529 and a re-firing Stop hook beside 空转 were read as stalled_no_progress.
+    assert_not_read("orchestration", "stall-watchdog", [
+        "子代理一直空转，反复轮询 /tmp/review-done.flag，等待一个永远不会被创建的文件，sentinel 文件从来没人写",
+    ], bucket="sentinel_wait_loop")
+    assert_not_read("orchestration", "stall-watchdog", [
+        "Claude Code 一直空转，什么也不输出，半小时后显示 Claude usage limit reached. Your limit will reset at 3pm.",
+        "会话经常陷入空转，然后 5-hour limit reached ∙ resets 7pm",
+    ], bucket="usage_limit_mid_task")
+    assert_not_read("orchestration", "stall-watchdog", [
+        '子代理陷入空转，最后 API Error: 529 {"type":"overloaded_error","message":"Overloaded"}',
+    ], bucket="subagent_overloaded")
+    assert_not_read("orchestration", "stall-watchdog", [
+        "Stop hook 每次回复都重新触发，agent 一直空转，反复解释同一个测试环境问题",
+    ], bucket="stop_hook_loop")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "stall-watchdog", [
+        "# 空转\n正常使用中，经常陷入 空置等待会持续很长时间。还经常会陷入另外一个问题，空白思考。",
+    ], bucket="stalled_no_progress")
+
+
+def test_confirm_button_zh_leaves_limit_reached():
+    # frozen-on-confirm-button-zh vetoed "usage limit" but not "limit reached", so a
+    # "5-hour limit reached" shown after the click was read as stalled_no_progress.
+    assert_not_read("orchestration", "stall-watchdog", [
+        "跑到一半卡在执行提示上，点允许后显示 5-hour limit reached ∙ resets 7pm",
+    ], bucket="usage_limit_mid_task")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "stall-watchdog", [
+        "现在的问题是：用户以为已经配置好了自动运行，结果 Agent 跑到一半卡在确认按钮上，几个小时后才发现任务根本没继续执行。",
+    ], bucket="stalled_no_progress")
+
+
+def test_egress_allowlist_in_code_under_review_is_not_env():
+    # egress-proxy-refuses-host read any "egress allowlist", so a review of the product's own
+    # SSRF allowlist and a failing test of it were read as environment_false_red.
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "NEEDS_CHANGES\nMust-fix 1: src/net/webhook.ts sends the callback with a bare fetch() and bypasses the egress allowlist check in src/net/guard.ts, so any tenant can make the server call internal hosts (SSRF). Route it through guardedFetch().",
+        "BLOCKED. The new egress network allowlist in config/proxy.yaml is parsed but never enforced: isAllowed() returns true when the list is empty. Must-fix: deny by default.",
+    ], bucket="review_blocked")
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "Verification: RED\n$ npm test -- src/net\nFAIL src/net/guard.test.ts\n  ● egress allowlist › refuses hosts that are not listed\n    Expected: 403\n    Received: 200\nTests: 1 failed, 41 passed, 42 total\nexit code 1",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "env-version-mismatch", [
+        "Playwright browser binaries cannot be downloaded in Claude Code on the web sessions due to missing domains in the egress proxy allowlist.",
+        "Error: Download failed: server returned code 403 body 'Host not allowed'",
+    ], bucket="environment_false_red")
+
+
+def test_network_error_fetch_of_a_report_is_not_env():
+    # install-fails-on-network-error read "failed to fetch ... due to a network error", so a
+    # failed task-notification over a dropped report was read as environment_false_red.
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "<task-notification> status: failed. The implementer failed to fetch the final response due to a network error while writing its report; summary cut off mid-sen",
+    ], bucket="notification_failed_work_done")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "env-version-mismatch", [
+        "It looks like Copilot agent often fails to install playwright on its own due to network error.",
+    ], bucket="environment_false_red")
+
+
+def test_rebutted_code_is_correct_claim_stays_red():
+    # red-though-code-correct-env took any "env var" as the environment's variable, so a
+    # verifier rebutting "fails even though the code is correct" was read as environment_false_red.
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "Verifier: npm test exited 1\nFAIL src/config.test.ts\n  ● loadConfig › reads PORT from the environment variable\n    Expected: 8080, Received: undefined\nAnon claimed the test fails even though the code is correct, but the env var is read as process.env.Port instead of PORT: a real bug.",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "env-version-mismatch", [
+        "Cloud Agent shells run with `NO_COLOR=1` / `FORCE_COLOR=0` injected by the runtime. The four `test/lib/display.spec.ts` cases compare `display()` output against fixtures containing ANSI color codes, so they fail under `NO_COLOR` even though the code is correct.",
+    ], bucket="environment_false_red")
+
+
+def test_docker_side_note_in_a_real_red_stays_red():
+    # checks-without-docker-daemon fired on a verifier's side note about a skipped Docker suite,
+    # so a real red (assertion failures, exit 1) was read as environment_false_red.
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "Verification red: 2 tests failed (src/api.test.ts), 5 integration tests skipped: no Docker daemon\nexit code 1\nFAIL src/api.test.ts › POST /orders › returns 201\nExpected 201, received 500",
+        'Verifier: npm test exited 1 - 3 tests failed; the compose-based suite was not run (no Docker daemon), the 3 failures are in src/parser.test.ts: Expected "a,b" Received "a;b"',
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "env-version-mismatch", [
+        "Previously, Moose's startup routines and test suites failed in Cursor background agents due to the absence of a running Docker daemon and related networking/permission issues.",
+    ], bucket="environment_false_red")
+
+
+def test_missing_authorization_in_code_stays_red():
+    # red-solely-on-missing-secret read "missing auth\w*" and any missing token, so a route that
+    # skips its authorization check, and a PR that deleted the token, were read as environment_false_red.
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "FAILED tests/test_admin.py::test_admin_route_requires_login - the test fails solely because of missing authorization: the new /admin route skips the @require_auth decorator, so anonymous requests get 200\n1 failed, 80 passed",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "Reviewer NEEDS_CHANGES: test_upload fails solely due to the missing token: this PR deleted `GH_TOKEN: ${{ secrets.GH_TOKEN }}` from .github/workflows/ci.yml. Must-fix: restore it.",
+    ], bucket="review_blocked")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "env-version-mismatch", [
+        "Both Copilot smoke tests fail solely on missing auth; the Claude equivalents pass",
+        "Root cause: the Copilot auth secret the workflow references resolves to an empty string, so Copilot CLI refuses to start.",
+    ], bucket="environment_false_red")
