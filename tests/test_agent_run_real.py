@@ -502,3 +502,57 @@ def test_defender_quarantining_a_build_output_is_not_the_agent_binary_gone():
         "C:\\Users\\<USER>\\AppData\\Roaming\\npm\\node_modules\\@openai\\codex\\bin\\codex-x86_64-pc-windows-msvc.exe\n\n"
         "After this, running the CLI fails because the binary has been deleted.",
     ], bucket="spawn_failure")
+
+
+def test_zh_sign_in_that_could_not_reach_its_server_stays_network():
+    # auth-oauth-or-session-expired-zh used to read any 'OAuth 授权失败', so an OAuth sign-in that timed out was read as auth.
+    assert_not_read("agent-run", "auth-loose", [
+        "OAuth 授权失败: error sending request for url (https://auth.openai.com/oauth/token): operation timed out",
+        "刷新 token 失败：token 验证失败，网络连接超时 (ETIMEDOUT)",
+    ], bucket="network")
+    assert_not_read("agent-run", "auth-loose", [
+        "Codex 登录失败：OAuth 认证失败，无法连接到 auth.openai.com（连接超时），请检查网络",
+    ], not_bucket="auth")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "auth-loose", ["尝试多次，成功登录codex，但Codex OAuth认证失败"], bucket="auth")
+
+
+def test_zh_login_expired_on_a_web_page_or_beside_the_context_is_not_the_agents_sign_in():
+    # auth-oauth-or-session-expired-zh used to read '登录已过期' anywhere, so a page the agent opened in a browser tool was read as auth.
+    assert_not_read("agent-run", "auth-loose", [
+        "使用 Playwright 打开管理后台页面时提示“登录已过期，请重新登录”，agent 一直卡在截图这一步",
+        "浏览器工具打开网页后页面显示登录状态已失效，agent 无法继续操作",
+        "上下文 token 超出模型限制，当前会话已过期，请新建会话",
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "auth-loose", ["claude code 登录 codex 失效 Codex 令牌失效\n刷新授权，显示 会话已过期",
+                                            "Claude Code 登录已过期，请重新登录"], bucket="auth")
+
+
+def test_memory_or_disk_usage_limit_is_not_a_plan_allowance():
+    # usage-limit-reached-romance-ko used to read 'limite de uso' / '사용량 한도에 도달' of any resource, so an OOM kill was read as usage_limit.
+    assert_not_read("agent-run", "usage-limit", [
+        "O contêiner atingiu o limite de uso de memória e foi encerrado (OOMKilled)",
+        "se alcanzó el límite de uso de memoria del contenedor (OOMKilled)",
+        "컨테이너가 메모리 사용량 한도에 도달해 OOMKilled 되었습니다",
+    ], bucket="killed")
+    assert_not_read("agent-run", "usage-limit", ["디스크 사용량 한도에 도달했습니다: No space left on device"],
+                    not_bucket="usage_limit")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "usage-limit", ["Não gerou resposta e já atingiu o limite de uso, não faz sentido",
+                                             "교재 실습 중 클로드 사용 한도 도달 문제"], bucket="usage_limit")
+
+
+def test_a_limit_lifted_in_seconds_or_a_conversation_cap_is_not_a_plan_allowance():
+    # usage-limit-reached-romance-ko used to read a bare 'se alcanzó el límite' / 'atteint la limite de messages', so a retry in seconds or one conversation's cap was read as usage_limit.
+    assert_not_read("agent-run", "usage-limit", [
+        "Se alcanzó el límite. Vuelve a intentarlo en unos segundos.",
+        "Você atingiu o limite de uso. Tente novamente em alguns segundos.",
+        "Vous avez atteint la limite de messages pour cette conversation. Commencez une nouvelle conversation.",
+        "me sale que se alcanzó el límite, la conversación es demasiado larga y tengo que empezar una nueva",
+    ], not_bucket="usage_limit")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "usage-limit", [
+        "estoy intentando hacer un plan de trabajo con copilot usando sonnet 4 o 3.7 y  muestra que se alcanzo el limite, pero no lo the usado para nada aun.",
+        "J'utilise co-pilote pro , et j'ai le message comme quoi j'ai atteint le maximum de message et qu'il faut que j'upgrade",
+    ], bucket="usage_limit")
