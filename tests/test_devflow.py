@@ -712,3 +712,81 @@ def test_mcp_remote_fallback_that_connected_is_no_connect_failure():
         "# Cannot connect via mcp-remote - SSE 400 / HTTP 404 errors\n**Error:**\n"
         "- HTTP-first strategy → 404: `Session not found`\n- Fallback to SSE → 400: `Non-200 status code`",
     ], bucket="mcp_startup")
+
+
+GO_TESTIFY = '''--- FAIL: TestAcceptMergeRequest_SHAMismatch (0.00s)
+    merge_requests_test.go:212:
+        Error Trace:    merge_requests_test.go:212
+        Error:          Not equal:
+                        expected: "SHA does not match HEAD of source branch: 6104942438c14ec7bd21c6cd5bd995272b3faff6"
+                        actual  : "409 Conflict"
+        Test:           TestAcceptMergeRequest_SHAMismatch
+FAIL
+FAIL    gitlab.com/gitlab-org/api/client-go    0.412s'''
+
+
+RSPEC = '''Failures:
+
+  1) API::MergeRequests PUT /projects/:id/merge_requests/:merge_request_iid/merge returns 409 if the SHA parameter doesn't match
+     Failure/Error: expect(json_response['message']).to eq("SHA does not match HEAD of source branch: 5937ac0a7beb003549fc5fd26fc247adbce4a52e")
+
+       expected: "SHA does not match HEAD of source branch: 5937ac0a7beb003549fc5fd26fc247adbce4a52e"
+            got: "405 Method Not Allowed"
+
+       (compared using ==)
+     # ./spec/requests/api/merge_requests_spec.rb:2871:in `block (3 levels) in <top (required)>'
+
+Finished in 41.2 seconds (files took 18.51 seconds to load)
+1 example, 1 failure'''
+
+
+PYTEST = '''    def test_merge_409_is_reported_as_race(self):
+        with pytest.raises(HeadMovedError) as exc:
+            bot.merge(mr)
+>       assert str(exc.value) == "SHA does not match HEAD of source branch: a1b2c3d4e5f6"
+E       AssertionError: assert 'GitLab API error 409' == 'SHA does not match HEAD of source branch: a1b2c3d4e5f6'
+E         - SHA does not match HEAD of source branch: a1b2c3d4e5f6
+E         + GitLab API error 409
+
+tests/test_merge.py:88: AssertionError
+=========================== short test summary info ============================
+FAILED tests/test_merge.py::TestMerge::test_merge_409_is_reported_as_race - AssertionError
+1 failed, 41 passed in 2.31s'''
+
+
+JEST = '''FAIL src/gitlab/merge.test.ts
+  \u25cf mergeRequest \u203a surfaces a moved head as a conflict
+
+    expect(received).rejects.toThrow(expected)
+
+    Expected substring: "SHA does not match HEAD of source branch: 9f86d081"
+    Received message:   "Request failed with status code 409"
+
+      41 |     await expect(merge(client, 7)).rejects.toThrow(
+    > 42 |       "SHA does not match HEAD of source branch: 9f86d081",
+
+Tests:       1 failed, 23 passed, 24 total'''
+
+
+MARGE = '''2018-10-31 15:54:07,700 ERROR Unanticipated ApiError from GitLab on merge attempt
+Traceback (most recent call last):
+  File "/usr/lib/python3.6/site-packages/marge/gitlab.py", line 55, in call
+    raise error(response.status_code, err_message)
+marge.gitlab.Conflict: (409, {'message': 'SHA does not match HEAD of source branch: f1c318c21746a4bd3c26574d82e8cc1c88394d9b'})
+2018-10-31 15:54:07,703 WARNING I couldn't merge this branch: had some issue with GitLab, check my logs...'''
+
+
+CURL = '''$ curl --fail -X PUT "$CI_API_V4_URL/projects/$CI_PROJECT_ID/merge_requests/$MR_IID/merge?sha=$CI_COMMIT_SHA"
+{"message":"SHA does not match HEAD of source branch: 0a4d55a8d778e5022fab701977c5d840bbc486d0"}
+curl: (22) The requested URL returned error: 409
+ERROR: Job failed: exit code 22'''
+
+
+def test_gitlab_sha_mismatch_expected_by_a_failing_client_test_is_a_test_failure():
+    # gitlab-merge-sha-moved used to match GitLab's 409 wording with its SHA wherever it stood, so a
+    # GitLab client's failing test that expects that refusal (testify, RSpec, pytest, Jest) was read
+    # as branch_divergence (behind-base routes before test).
+    assert_not_read("devflow", "behind-base", [GO_TESTIFY, RSPEC, PYTEST, JEST], bucket="test")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "behind-base", [MARGE, CURL], bucket="branch_divergence")
+    assert devflow(MARGE).rule == "stale-branch"
