@@ -1155,3 +1155,119 @@ def test_timeout_setting_ignored_zh_leaves_overloaded_model_and_slow_app():
     assert_read("regen", "tool-code-error", [
         "用的本地模型，已经设置大于30秒的超时时间了，但是在使用智能体的时候还是会报30s超时然后任务失败",
     ], bucket="infra")
+
+
+def test_plain_launcher_not_responding_and_the_apps_own_launcher_stay_off_the_device():
+    # device-system-ui-not-responding used to read any "launcher isn't responding" and an ANR in a
+    # Launcher3 fork the team ships, so an app's own launcher freezing was read as infra.
+    assert_not_read("replay", "driver-internal-error", [
+        "Expected text \"Welcome\" but the app launcher is not responding after login; the dashboard launcher tile spins forever.",
+        "We ship a custom home screen built on Launcher3. After the last commit, ANR in com.android.launcher3 (.Launcher) when the widget picker opens: our WidgetsListAdapter blocks the main thread.",
+        "System UI isn't responding because our app posts 500 notifications in a loop from its sync service.",
+    ], bucket="product-defect")
+    assert_not_read("replay", "driver-internal-error", [
+        "Error: Timed out waiting for element 'Open launcher'. The launcher is not responding to taps in the web app's app switcher.",
+    ], bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "driver-internal-error", [
+        "I checked the page source and it turned out tests sometimes fail due to the system message `System UI isn't responding` showing, probably because of less machine resources.",
+        "During emulator startup I experience the crash \"launcher3 has stopped\".",
+        "ANR in com.google.android.apps.nexuslauncher (.NexusLauncherActivity)\nReason: Input dispatching timed out (Application does not have a focused window)",
+        "Pixel Launcher isn't responding",
+    ], bucket="infra")
+
+
+def test_a_flutter_or_patrol_run_that_did_not_complete_without_a_crash_is_not_the_runner():
+    # test-runner-never-completes-after-crash used to read any "flutter drive/patrol test did not
+    # complete" and "the test command never completes", so an app that froze or hung was read as infra.
+    assert_not_read("replay", "driver-internal-error", [
+        "patrol test didn't complete: the app froze on the Settings page after tapping Save and never navigated back to the home screen.",
+        "The test command never completes because the app deadlocks on startup: our DatabaseHelper waits on itself in onCreate.",
+        "flutter drive didn't finish: TimeoutException after 0:10:00.000000: Test timed out after 10 minutes. The app hung on the splash screen after the last release.",
+    ], bucket="product-defect")
+    assert_not_read("replay", "driver-internal-error", [
+        "patrol test does not complete: Waiting for widget with key \"loginButton\" timed out; the button was renamed to \"signInButton\".",
+    ], bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "driver-internal-error", [
+        "# [integration_test]: Tests never complete after native crash\n**Expected results:**\nThe test command should fail and report that the test app exited unexpectedly.\n\n**Actual results:**\nThe test command never completes.",
+        "flutter test never exits after the app crash",
+    ], bucket="infra")
+
+
+def test_an_apps_own_clear_state_crash_is_not_maestros():
+    # maestro-clear-state-crashes-later-launches used to read "clear state" with a space and any
+    # clearState outside a Maestro flow, so an app's own Clear state action crashing later launches
+    # was read as infra.
+    assert_not_read("replay", "driver-internal-error", [
+        "Tapping \"Clear state\" in the app's Developer settings makes it crash on every subsequent launch: java.lang.NullPointerException at com.acme.settings.PrefsMigrator.migrate(PrefsMigrator.kt:42)",
+        "Clear state on logout is broken: the app crashes on every following start because the session token is null in AuthInterceptor.",
+        "After clearState: true the app crashes on every subsequent launch with IllegalStateException: Room cannot verify the data integrity, since our migration from v3 is missing.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "driver-internal-error", [
+        "# [BUG] - Launching app with clearState: true is still crashing the app on every subsequent startup\nUsing\n\n```\n - launchApp:\n    clearState: true\n```\n\nmakes the app crash on every subsequent open",
+    ], bucket="infra")
+
+
+def test_a_test_rule_blamed_then_cleared_for_an_anr_stays_the_apps():
+    # test-rule-causes-anr used to fire whenever a report said a test rule was causing the ANR, so a
+    # report that went on to find the app blocking its main thread was read as infra.
+    assert_not_read("replay", "driver-internal-error", [
+        "I thought ActivityScenarioRule was causing the ANR but it turned out our MainActivity.onCreate reads the whole database on the main thread: Input dispatching timed out.",
+        "composeTestRule is causing ANR only since we added the Lottie animation on the home screen; the app's animation loop blocks the main thread (Input dispatching timed out).",
+        "Espresso rule caused \"App not responding\" because our splash screen does network on the main thread.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "driver-internal-error", [
+        "# baristaRule is causing keyDispatchingTimedOut during the automation test\nKeep getting random ANR during the test with error message of\nINSTRUMENTATION_RESULT: shortMsg=keyDispatchingTimedOut",
+    ], bucket="infra")
+
+
+OWN_WORDING = [
+    "# [Bug]: When signing from dashboard, OTP is requested but never sent\n"
+    "When I click \"Send\" on the \"enter OTP\" modal, a one-time password is not sent. "
+    "When I click \"Resend\", a one-time password is not sent.",
+    "# No signin OTP sent to email\nLogin OTP is not being sent",
+    "The OTP is not received on the registered mobile number after clicking Send OTP.",
+]
+
+
+def test_login_code_never_sent_leaves_the_models_own_mistake_to_its_course():
+    # login-code-never-sent used to read any "OTP was never received", so a code the model
+    # never asked for or sent to an address it mistyped was read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "The model typed the phone number with a missing digit, so the OTP was never received.",
+        "The AI entered a typo in the email address (jhon@exmaple.com), so the verification email was never delivered.",
+        "Never clicked the \"Send OTP\" button, so the one-time password was never sent; it went straight to the verify field and typed 123456.",
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", OWN_WORDING, bucket="product-uxux")
+
+
+def test_login_code_never_sent_leaves_the_tools_mail_reader_to_infra_or_its_blip():
+    # login-code-never-sent used to win over the tool's own failure, so a mail reader that
+    # crashed or could not log in to its mailbox was read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "get_otp tool error: TypeError: Cannot read properties of undefined (reading 'messages'); "
+        "the OTP was never received by the test harness.",
+        "Generation stopped at the sign-in step: the verification code was never received because the "
+        "read_email tool failed with IMAP authentication error (invalid credentials for the test mailbox).",
+    ], not_bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", OWN_WORDING, bucket="product-uxux")
+
+
+def test_login_code_never_sent_leaves_a_late_or_throttled_code_a_blip():
+    # login-code-never-sent used to come before the transient routes, so a code that came on
+    # a retry, in one run of five, or behind the site's rate limit was read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "Verification email was not delivered within 30 seconds in 1 of 5 runs; it works on retry.",
+        "Too many requests: OTP was not sent, please try again in 60 seconds.",
+    ], bucket="transient")
+    assert_not_read("regen", "product-broken", [
+        "The OTP was not received on the first attempt; I clicked Resend and it arrived, and the rerun passed.",
+        "Twilio outage: SMS verification codes were not delivered for about 20 minutes, status page says degraded performance; resolved now.",
+    ], not_bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", OWN_WORDING, bucket="product-uxux")
