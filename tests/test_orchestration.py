@@ -633,3 +633,64 @@ def test_missing_authorization_in_code_stays_red():
         "Both Copilot smoke tests fail solely on missing auth; the Claude equivalents pass",
         "Root cause: the Copilot auth secret the workflow references resolves to an empty string, so Copilot CLI refuses to start.",
     ], bucket="environment_false_red")
+
+
+def test_pr_checks_failing_after_push_stay_verification_red():
+    # publish-failed-after-push used to take any PR or pull request that failed "after the branch was already pushed",
+    # so a PR's red checks were read as notification_failed_work_done.
+    assert_not_read("orchestration", "failed-over-finished-work", [
+        "The PR's checks failed after the branch was already pushed:\nFAIL src/auth.test.ts > login > rejects expired token\nTests  1 failed | 41 passed",
+        "The pull request CI failed after the branch was already pushed: ruff check reported 3 errors, exit code 1.",
+        "The pull request workflow failed after the branch had been already pushed: Error: 2 errors during collection",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "failed-over-finished-work", [
+        "If the comment POST fails (transient API error), the step aborts here — *after* the branch was already force-pushed.",
+        "A run could therefore successfully push commits to one branch, then fail PR creation against a stale planned branch.",
+    ], bucket="notification_failed_work_done")
+
+
+def test_nothing_posted_to_pr_needs_a_finished_agent():
+    # tracker-handoff-never-posted used to read any "nothing was posted to the PR" or "PR comment posting fails",
+    # so a red verifier, a Stop-hook loop and a reviewer's block were read as handback_missing.
+    assert_not_read("orchestration", "handback-missing", [
+        "Taki ran the tests: FAIL tests/test_api.py::test_login (exit code 1). The verifier job failed, so nothing was posted to the PR.",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "handback-missing", [
+        "Stop hook feedback: pytest: 2 errors during collection (ModuleNotFoundError: No module named 'app'). The hook fires again every round and nothing was posted to the PR.",
+    ], bucket="stop_hook_loop")
+    assert_not_read("orchestration", "handback-missing", [
+        "Soyo: NEEDS_CHANGES. Must fix: the migration lacks a rollback. The PR comment posting fails because the bot token is read-only.",
+    ], bucket="review_blocked")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "handback-missing", [
+        "The background review finished, but get_reviews and get_comments are both empty — nothing was posted to PR 929.",
+        "Claude stated the Linear task was complete, but failed to actually update the Linear issue status to Done.",
+    ], bucket="handback_missing")
+
+
+def test_pushed_without_pr_with_a_sentinel_wait_stays_a_fake_wait():
+    # the pushed-branch-without-pr route used to decide over a sentinel wait,
+    # so an agent polling a flag file nobody creates was read as handback_missing.
+    assert_not_read("orchestration", "__none__", [
+        "The agent pushed without a PR and then got stuck polling /tmp/pr-opened.flag, a sentinel file nobody ever creates.",
+    ], bucket="sentinel_wait_loop")
+    # positive control: the route's own wording is still read
+    assert_read("orchestration", "pushed-without-pr", [
+        "Opened automatically for `agent/smoke/autopr-check`, which was pushed without a pull request.",
+    ], bucket="handback_missing")
+
+
+def test_issue_status_after_agent_work_with_a_block_or_red_run_is_not_stale():
+    # issue-status-stuck-after-agent-completed used to read any issue left blocked or in progress after the agent
+    # finished, so a reviewer's block or a red verification that keeps it there was read as notification_failed_work_done.
+    assert_not_read("orchestration", "stale-status-over-finished-work", [
+        "The ticket is left in blocked after the agent has completed the work — Soyo's verdict is NEEDS_CHANGES, must-fix #1 missing test.",
+    ], bucket="review_blocked")
+    assert_not_read("orchestration", "stale-status-over-finished-work", [
+        "Issue stays in in-progress after the agent finished its work; Taki's verification is red: FAIL tests/test_api.py (exit code 1).",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "stale-status-over-finished-work", [
+        "An issue can remain stuck in `blocked` or `in_progress` after an assigned agent has completed the work through follow-up comment-triggered runs.",
+    ], bucket="notification_failed_work_done")
