@@ -672,9 +672,9 @@ def test_nothing_posted_to_pr_needs_a_finished_agent():
 def test_pushed_without_pr_with_a_sentinel_wait_stays_a_fake_wait():
     # the pushed-branch-without-pr route used to decide over a sentinel wait,
     # so an agent polling a flag file nobody creates was read as handback_missing.
-    assert_not_read("orchestration", "__none__", [
-        "The agent pushed without a PR and then got stuck polling /tmp/pr-opened.flag, a sentinel file nobody ever creates.",
-    ], bucket="sentinel_wait_loop")
+    text = "The agent pushed without a PR and then got stuck polling /tmp/pr-opened.flag, a sentinel file nobody ever creates."
+    got = orch(text)
+    assert got.bucket == "sentinel_wait_loop", (got.bucket, got.rule)
     # positive control: the route's own wording is still read
     assert_read("orchestration", "pushed-without-pr", [
         "Opened automatically for `agent/smoke/autopr-check`, which was pushed without a pull request.",
