@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import failtax
-from narrowed import answer, assert_not_read, assert_read
+from narrowed import answer, assert_lands, assert_not_read, assert_read
 from real_messages import read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages" / "agent-run.yaml"
@@ -258,12 +258,11 @@ def test_http_503_server_error_reason_only_as_a_labelled_reason_line():
         "Tool run_command output: Server error: 503 from http://localhost:8080/health",
     ], not_bucket="overloaded")
     # positive control: Copilot's reason line under a translated notice
-    for text in [
+    assert_lands("agent-run", [
         "申し訳ございません。要求に失敗しました。もう一度お試しください。\n\n理由: Server error: 503",
         "Desculpe, sua solicitação falhou. Tente novamente.\n\nMotivo: Server error: 503",
         "Sorry, your request failed. Please try again.\n\nReason: Server error: 503",
-    ]:
-        assert answer("agent-run", text).bucket == "overloaded", text
+    ], bucket="overloaded")
 
 
 def test_auth_entra_sts_error_code_not_for_transient_sts_codes():
@@ -302,14 +301,12 @@ def test_max_turns_route_not_vetoed_by_an_earlier_recovered_tool_call_error():
     # cap after one malformed tool call it had recovered from (Cline's retry notice, an
     # 'emitted invalid JSON arguments' line) went to unknown_non_zero instead of max_turns.
     # The veto now sits on max-turns-localized-zh, beside the ReAct '未能解析出有效的Action'.
-    for text in [
+    assert_lands("agent-run", [
         "[ERROR] One or more tool calls were invalid or missing required parameters (read_file: Tool call "
         "arguments could not be parsed as JSON). Retrying...\n...\nError: Reached max turns (25). The task may not be complete.",
         "Tool call run_commands emitted invalid JSON arguments; asking the model again\n"
         "Agent stopped: reached maximum steps (20)",
-    ]:
-        r = answer("agent-run", text)
-        assert r.bucket == "max_turns", (text, r.bucket)
+    ], bucket="max_turns")
     # positive control: the ReAct loop that could not read an Action still is not a cap
     r = answer("agent-run", "--- 第 1 步 ---\n⚠️ 警告：未能解析出有效的Action，流程终止。\n⏰ 已达到最大步数，流程终止。\n\n"
                "✅ 默认配置结果: 抱歉，我无法在限定步数内完成这个任务。")

@@ -19,7 +19,7 @@ import pytest
 import failtax
 from failtax.table import load_table
 from failtax.taxonomy import load_taxonomy
-from narrowed import assert_not_read, assert_read
+from narrowed import assert_lands, assert_not_read, assert_read
 from real_messages import read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages" / "devflow.yaml"
@@ -600,9 +600,7 @@ def test_mcp_sdk_import_error_in_a_test_run_or_build_is_not_mcp_startup():
     # mcp-python-sdk-module-missing (route mcp-server-sdk-import-broken) used to decide on its own,
     # so a pytest or unittest run of the code under change that cannot import mcp.server.fastmcp,
     # or an image build that does, was read as mcp_startup.
-    for text in (PYTEST_FAILED, UNITTEST_IMPORT, DOCKER_BUILD):
-        got = devflow(text)
-        assert got.bucket == "compile", (text, got.bucket, got.rule)
+    assert_lands("devflow", [PYTEST_FAILED, UNITTEST_IMPORT, DOCKER_BUILD], bucket="compile")
     assert_not_read("devflow", "mcp-sdk-import-broken", [UNITTEST_IMPORT], bucket="compile")
     # positive control: the rule's own wording is still read
     assert_read("devflow", "mcp-sdk-import-broken", [
@@ -644,9 +642,7 @@ def test_native_core_missing_in_deploy_build_ci_or_test_run_is_not_mcp_startup()
     # python-native-core-module-missing (route mcp-server-wrong-python) used to decide beside any
     # mention of mcp, so a Lambda deploy, an image build, a CI job or a unittest run of an
     # x-mcp project that misses pydantic_core's compiled core was read as mcp_startup.
-    for text in (LAMBDA_DEPLOY, DOCKER_NATIVE, CI_NATIVE):
-        got = devflow(text)
-        assert got.bucket == "compile", (text, got.bucket, got.rule)
+    assert_lands("devflow", [LAMBDA_DEPLOY, DOCKER_NATIVE, CI_NATIVE], bucket="compile")
     assert_not_read("devflow", "python-native-core-missing", [UNITTEST_NATIVE], bucket="compile")
     # positive control: the rule's own wording is still read
     assert_read("devflow", "python-native-core-missing", [

@@ -18,7 +18,7 @@ import pytest
 import failtax
 from failtax.table import load_table
 from failtax.taxonomy import load_taxonomy
-from narrowed import assert_not_read, assert_read
+from narrowed import assert_lands, assert_not_read, assert_read
 from real_messages import read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages" / "orchestration.yaml"
@@ -672,9 +672,9 @@ def test_nothing_posted_to_pr_needs_a_finished_agent():
 def test_pushed_without_pr_with_a_sentinel_wait_stays_a_fake_wait():
     # the pushed-branch-without-pr route used to decide over a sentinel wait,
     # so an agent polling a flag file nobody creates was read as handback_missing.
-    text = "The agent pushed without a PR and then got stuck polling /tmp/pr-opened.flag, a sentinel file nobody ever creates."
-    got = orch(text)
-    assert got.bucket == "sentinel_wait_loop", (got.bucket, got.rule)
+    assert_lands("orchestration", [
+        "The agent pushed without a PR and then got stuck polling /tmp/pr-opened.flag, a sentinel file nobody ever creates.",
+    ], bucket="sentinel_wait_loop")
     # positive control: the route's own wording is still read
     assert_read("orchestration", "pushed-without-pr", [
         "Opened automatically for `agent/smoke/autopr-check`, which was pushed without a pull request.",
