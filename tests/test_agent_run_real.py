@@ -553,3 +553,83 @@ def test_a_limit_lifted_in_seconds_or_a_conversation_cap_is_not_a_plan_allowance
         "estoy intentando hacer un plan de trabajo con copilot usando sonnet 4 o 3.7 y  muestra que se alcanzo el limite, pero no lo the usado para nada aun.",
         "J'utilise co-pilote pro , et j'ai le message comme quoi j'ai atteint le maximum de message et qu'il faut que j'upgrade",
     ], bucket="usage_limit")
+
+
+def test_thread_not_found_needs_the_assistants_quoted_id():
+    # agent-not-found-by-id used to read any "No thread found with id", so a Slack tool's
+    # missing chat thread was read as agent_deleted.
+    assert_not_read("agent-run", "agent-not-found",
+                    ["slack_mcp tool failed: Error: No thread found with id 1699999.12345 in channel C123"],
+                    bucket="unknown_non_zero")
+    # positive control: the Assistants API's own wording is still read
+    assert_read("agent-run", "agent-not-found",
+                ["Error: 404 No thread found with id '9098ea79-1853-467b-ac1d-5485078443c1'."],
+                bucket="agent_deleted")
+
+
+def test_malformed_previous_response_id_and_other_caches_are_no_lost_state():
+    # server-conversation-state-gone used to read OpenAI's id-format check on previous_response_id
+    # and any "cached content … has expired" debug line, so a malformed request and a DNS failure
+    # were read as agent_deleted.
+    assert_not_read("agent-run", "agent-not-found",
+                    ["Error code: 400 - {'error': {'message': \"Invalid 'previous_response_id': 'chatcmpl-abc'. "
+                     "Expected an ID that begins with 'resp'.\", 'type': 'invalid_request_error', "
+                     "'param': 'previous_response_id', 'code': 'invalid_value'}}"],
+                    bucket="unknown_non_zero")
+    assert_not_read("agent-run", "agent-not-found",
+                    ["DEBUG cached content https://api.example.com/v1/models has expired, refetching\n"
+                     "Error: getaddrinfo ENOTFOUND api.example.com",
+                     "request failed: fetch failed (ECONNRESET); cache content models.json has expired"],
+                    bucket="network")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "agent-not-found",
+                ['{"type":"error","status":400,"error":{"type":"invalid_request_error","message":"Invalid `previous_response_id`."}}',
+                 "Vertex returns `400 INVALID_ARGUMENT: Cache content X is expired` when a `cachedContent` reference is used past its TTL."],
+                bucket="agent_deleted")
+
+
+def test_cap_setting_said_not_reached_or_a_plan_allowance_is_no_turn_cap():
+    # cap-setting-reached used to read "before it hits max steps" and a free tier's
+    # "exhausted the max model calls", so a network failure and an allowance were read as max_turns.
+    assert_not_read("agent-run", "max-turns",
+                    ["The run fails with 'fetch failed' before it hits max steps; it is not the step cap.",
+                     "The stream dropped with 'socket hang up' before the agent could reach max_iterations."],
+                    bucket="network")
+    assert_not_read("agent-run", "max-turns",
+                    ["Error: you have exhausted the max model calls for today on the free tier. Try again tomorrow."],
+                    not_bucket="max_turns")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "max-turns",
+                ["Currently when an agent hits max steps, it terminates the agent often with a misleading error.",
+                 "With GroupChat, if max_rounds is reached Autogen will just stop, with no feedback to the User."],
+                bucket="max_turns")
+
+
+def test_kubernetes_killing_a_server_pod_is_not_the_agent_killed():
+    # killed-by-kubernetes-worded used to read any "Kubernetes killed the pod …", so a model
+    # server's or MCP server's pod going down under the agent was read as killed.
+    assert_not_read("agent-run", "killed-text",
+                    ["APIConnectionError: Connection error. Our vLLM server runs on k8s and Kubernetes killed "
+                     "the pod running vLLM, so requests get connection reset."],
+                    bucket="network")
+    assert_not_read("agent-run", "killed-text",
+                    ["MCP error -32000: Connection closed. Kubernetes killed the pod running the github MCP server."],
+                    bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "killed-text",
+                ["When an agent exceeds its memory limit, Kubernetes kills the container. The user gets no explanation."],
+                bucket="killed")
+
+
+def test_spurious_sighup_reload_is_no_kill():
+    # killed-unexpected-stop-signal used to take SIGHUP, a daemon's reload signal, so a proxy's
+    # dropped connections on config reload were read as killed.
+    assert_not_read("agent-run", "killed-text",
+                    ["Error: connect ECONNREFUSED 127.0.0.1:8080. The LiteLLM proxy keeps receiving spurious "
+                     "SIGHUP on config reload and drops connections."],
+                    bucket="network")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "killed-text",
+                ["Agent processes running on DigitalOcean droplets are receiving unexpected `SIGTERM` signals, "
+                 "which kills the spawned service."],
+                bucket="killed")
