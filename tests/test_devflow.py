@@ -786,3 +786,78 @@ def test_gitlab_sha_mismatch_expected_by_a_failing_client_test_is_a_test_failure
     # positive control: the rule's own wording is still read
     assert_read("devflow", "behind-base", [MARGE, CURL], bucket="branch_divergence")
     assert devflow(MARGE).rule == "stale-branch"
+
+
+def test_stuck_waiting_for_confirmation_needs_the_agent():
+    # agent-approval-unanswerable used to read any "stuck waiting for user confirmation", so an
+    # npx install prompt under an MCP server and terraform waiting in CI were read as trust_gate.
+    assert_not_read("devflow", "permission-refused", [
+        "[MCP] Server 'filesystem' failed to start: npx is stuck waiting for user confirmation (Need to install the following packages: @modelcontextprotocol/server-filesystem Ok to proceed? (y)); add -y to the args.",
+    ], bucket="mcp_startup")
+    assert_not_read("devflow", "permission-refused", [
+        "The deploy job in GitHub Actions hangs: terraform apply is stuck waiting for user confirmation. Error: Process completed with exit code 1.",
+    ], bucket="infra")
+    assert_not_read("devflow", "permission-refused", [
+        "CI job timed out after 60 minutes: apt-get install was stuck waiting for user confirmation (Do you want to continue? [Y/n]) in the Docker build step.",
+    ], not_bucket="trust_gate")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "permission-refused", [
+        'Non-interactive agents running via the CLI driver cannot present this card, causing them to get stuck indefinitely with: "The agent got stuck waiting for user confirmation."',
+    ], bucket="trust_gate")
+
+
+def test_updated_by_another_client_needs_the_tf401028_code():
+    # azure-repos-ref-updated-by-another-client used to read the bare phrase, so an Azure DevOps
+    # wiki page or build definition edited concurrently was read as branch_divergence.
+    assert_not_read("devflow", "behind-base", [
+        "Error: Error creating wiki page: The wiki page has already been updated by another client, so you cannot update it. Please try again.",
+        "TF400813: update failed. The build definition has already been updated by another client; reload and retry.",
+    ], not_bucket="branch_divergence")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "behind-base", [
+        "! [remote rejected] main -> main (TF401028: The reference 'refs/heads/main' has already been updated by another client, so you cannot update it. Please try again.)",
+    ], bucket="branch_divergence")
+
+
+def test_wrapped_rebase_failing_for_another_cause_is_not_a_rebase():
+    # wrapped-git-rebase-command-failed used to read any non-zero git rebase exit, so refused
+    # credentials, an unknown host key, a missing base ref in a shallow clone, the editor, a
+    # lock file or a failing hook were read as branch_divergence.
+    assert_not_read("devflow", "needs-rebase", [
+        "hit: callCommand: git pull --rebase origin main (exit 128): fatal: Authentication failed for 'https://github.com/acme/app.git/'",
+        "Error: Command failed: git pull --rebase origin main (exit code 128)\nHost key verification failed.",
+        "Error: git rebase origin/main (exit 128): fatal: invalid upstream 'origin/main'",
+        "autosquash step: git rebase -i --autosquash main (exit 1)\nhint: Waiting for your editor to close the file... error: There was a problem with the editor 'vi'.",
+        "git pull --rebase (exit 1): error: cannot lock ref 'refs/remotes/origin/main': Unable to create '/repo/.git/refs/remotes/origin/main.lock': File exists.",
+        "sync failed: git rebase --continue (exit status 1): error: pre-commit hook failed: eslint found 3 errors",
+    ], not_bucket="branch_divergence")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "needs-rebase", [
+        "hit: callCommand: git rebase origin/master (exit 128): failed",
+    ], bucket="branch_divergence")
+
+
+def test_restack_marker_beside_refused_credentials_is_not_a_restack():
+    # stacked-branch-needs-restack used to read the stack log's "(needs restack)" marker even when
+    # the forge refused the tool's credentials, so a 401 on submit was read as branch_divergence.
+    assert_not_read("devflow", "needs-rebase", [
+        "gs stack submit\n  feat-2 (needs restack)\nERROR: submit feat-1: POST https://api.github.com/graphql: 401 Unauthorized []",
+    ], not_bucket="branch_divergence")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "needs-rebase", [
+        "Submit failed after updating some of the branches because this branch needed to be restacked",
+    ], bucket="branch_divergence")
+
+
+def test_zh_mcp_clause_naming_a_database_is_not_mcp_startup():
+    # route mcp-start-failed-zh-clause used to take any "MCP 服务…启动失败" clause, so a database
+    # the MCP server uses failing to start was read as mcp_startup (zh-other-start-subject now
+    # names databases, which vetoes the route; the clause signal itself still fires).
+    assert_lands("devflow", [
+        "我的 MCP 服务器连接的 Redis 启动失败了",
+        "MCP 服务调用数据库时报错：MySQL 服务启动失败，端口 3306 被占用",
+    ], not_bucket="mcp_startup")
+    # positive control: the route's own wording is still read
+    assert_read("devflow", "mcp-start-failed-zh-clause", [
+        "所有通过 npx 启动的 MCP 服务器（包括 Playwright、context7、sequential-thinking、mcp-deepwiki、memory）在当前的 Windows 环境下都存在相同的启动失败问题：",
+    ], bucket="mcp_startup")
