@@ -1271,3 +1271,192 @@ def test_login_code_never_sent_leaves_a_late_or_throttled_code_a_blip():
     ], not_bucket="product-uxux")
     # positive control: the rule's own wording is still read
     assert_read("regen", "product-broken", OWN_WORDING, bucket="product-uxux")
+
+
+def test_ui_kit_upgrade_that_breaks_the_app_is_not_a_stale_script():
+    # ui-kit-upgrade-broke-tests used to read any tests broken by a UI-kit upgrade, so a
+    # dropdown that no longer opens after Bootstrap 5 was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Upgrading to Bootstrap 5 breaks the tests: the dropdown menu no longer opens when clicked, "
+        "the data-bs-toggle handler is never attached, so users cannot select a country.",
+        "Migrating to Vuetify 3 broke the tests because the login page now redirects to a blank page "
+        "and the API returns 401 Unauthorized.",
+        "Playwright tests are broken after the Chakra UI upgrade because the toast never appears when saving.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "upgrades us to Vuetify 3, which breaks many of our existing browser end-to-end tests.",
+    ], bucket="stale-script")
+
+
+def test_ui_kit_update_beside_locators_with_a_broken_control_is_not_a_stale_script():
+    # ui-kit-markup-changed-under-locators used to read any kit update beside failing selectors,
+    # so a dialog that never opens after a Vuetify update was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Vuetify 3 update made the Playwright selectors fail because the dialog never opens anymore; "
+        "clicking Open does nothing.",
+        "After the MUI upgrade the locators were changed, and the Submit button now does nothing when "
+        "clicked; the order is not created.",
+        "Bootstrap 5 update caused selectors to fail and the navbar collapse no longer expands on mobile.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "After the Bootstrap update, some locators were affected, causing the E2E tests to fail.",
+    ], bucket="stale-script")
+
+
+def test_ui_kit_new_markup_with_a_dead_control_is_not_a_stale_script():
+    # ui-kit-renders-different-markup used to read any "(previously ...)" markup change, so a
+    # button that no longer responds after MUI's new class was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "MUI uses a new class name for the button (previously MuiButton-root) and the button no longer "
+        "responds to clicks, the form cannot be submitted.",
+        "Vuetify renders a different structure (previously a div) and the dialog never opens.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "recent Material-UI uses a different role (combobox) for select elements (previously button)",
+    ], bucket="stale-script")
+
+
+def test_shadow_dom_move_that_drops_the_submitted_value_is_not_a_stale_script():
+    # shadow-dom-broke-tests-lookups used to read any move into shadow DOM beside failing tests,
+    # so a date that is no longer submitted was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "The date picker moved into shadow DOM and now the tests fail because the selected date is not "
+        "submitted to the server; the booking is saved with no date.",
+        "The component was moved into shadow DOM and tests fail because the form no longer submits "
+        "the value of the custom input.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "PF4: Shadow DOM breaks selenium tests",
+    ], bucket="stale-script")
+
+
+def test_translation_that_breaks_the_layout_is_not_a_stale_script():
+    # translated-copy-changed-under-tests used to read tests failing after new translations,
+    # so a German label overflowing over the Pay button was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "The test was failing because of the new translations: the German checkout button label "
+        "overflows and covers the Pay button so it cannot be clicked.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "The cypress test was failing in the latest commits, this was because of adding translations "
+        "to the landing page.",
+    ], bucket="stale-script")
+
+
+def test_layout_changes_that_push_a_button_off_screen_are_not_a_stale_script():
+    # test-failures-stem-from-markup-changes used to read "stem from ... changes, not caused by
+    # bugs", so a Pay button rendered off-screen for users was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Test failures stem from layout changes, not caused by bugs in the tests: the Pay button is "
+        "rendered off-screen and cannot be clicked by users.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "These all stem from some slight markup changes and aren't caused by any actual bugs or issues.",
+    ], bucket="stale-script")
+
+
+def test_appium_inspector_crashing_while_idle_is_not_the_apps_defect():
+    # app-crashes-while-idle used to read any "idle ... application crashes", so Appium
+    # Inspector / Appium Desktop crashing while idle was read as product-defect.
+    assert_not_read("replay", "app-component-defect", [
+        "When Appium Inspector is kept idle for 5 minutes, the Appium Desktop application crashes and closes.",
+        "If the session is left idle for a while the Appium Inspector app crashes with a white screen.",
+    ], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "app-component-defect", [
+        "when try to tap on the popup or if it kept idle for few seconds the application is getting crash",
+    ], bucket="product-defect")
+
+
+def test_regenerated_class_names_beside_a_dead_button_are_not_a_stale_script():
+    # generated-class-names-changed-under-tests used to read any regenerated class names beside
+    # failing tests, so an Add to cart button that does nothing was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "All the class names got updated after the Next.js release and our cypress tests started failing: "
+        "the Add to cart button does nothing when clicked.",
+        "The class names were regenerated by the styled-components upgrade and the tests are failing "
+        "because the menu never opens on hover.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "But after this update all the styled components classnames got updated and our whole automated "
+        "regression test case codebase started failing.",
+    ], bucket="stale-script")
+
+
+def test_dns_lookup_of_a_removed_host_is_not_a_dns_hiccup():
+    # dns-lookup-failed used to fire beside any flaky word, so a host that was decommissioned
+    # (in a report that calls the suite flaky elsewhere) was routed as a transient DNS hiccup.
+    assert_not_read("regen", "dns-lookup-failed", [
+        "Our suite is flaky elsewhere, but this one is different: net::ERR_NAME_NOT_RESOLVED at https://staging.acme.dev because the staging host was decommissioned.",
+        "Tests fail randomly today: page.goto: net::ERR_NAME_NOT_RESOLVED at http://locahost:3000 - a typo in baseURL, locahost instead of localhost.",
+    ], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "dns-lookup-failed", [
+        "page.goto: net::ERR_NAME_NOT_RESOLVED at http://app.example.test/apps - we are seeing it intermittently in the current version",
+    ], bucket="transient")
+
+
+def test_function_calling_limitation_beside_a_retried_blip_is_not_tool_setup():
+    # framework-function-calling-limited-to-some-models used to fire on the maintainer's caveat alone,
+    # so a run that failed on a network blip that a retry cleared was read as infra.
+    assert_not_read("regen", "tool-setup-error", [
+        "There's a limitation in the framework for other models with function calling; but this run failed on a read ECONNRESET from the API once, retried and it passed.",
+        "There's a limitation with LangChain on using local models for function calling, but that is not it here: the request timed out once and the retry passed.",
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-setup-error", [
+        "No matter the task, it is stuck on google.com. There's a limitation with AutoGen on using other models for function calling.",
+    ], bucket="infra")
+
+
+def test_back_to_cart_by_the_generators_click_is_not_a_broken_checkout():
+    # app-checkout-cart-emptied used to fire on any 'sends the user back to the cart', so the
+    # generator's own clicks on a link that does that were read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "Clicking the close icon on the cookie banner kicks you back to the cart; the generator kept clicking it instead of 'Checkout'.",
+        "Pressing Edit cart sends the user back to the cart as designed; the generator misread the goal and tried to pay from there.",
+    ], bucket="agent-course")
+    assert_not_read("regen", "product-broken", [
+        "Step 12: clicked 'Back' button which sends the user back to the shopping cart. Then the run hit a 503 once and retry passed.",
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "When I try to put an address in the address fields, it begins to load and throws me out of the order page, back to the shopping cart overview.",
+    ], bucket="product-uxux")
+
+
+def test_coupon_field_lost_by_the_generators_course_is_not_a_broken_form():
+    # app-coupon-breaks-checkout used to fire on any coupon field that 'disappeared' or 'is gone',
+    # so the generator typing into the wrong input or the bot skipping past it read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "The coupon code field disappeared after the generator typed into the wrong input and navigated away to the blog.",
+        "Voucher section is gone because the bot scrolled past it and chose the 'Skip' button instead.",
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "When applying a coupon it keeps loading forever",
+    ], bucket="product-uxux")
+
+
+def test_payment_refused_for_the_agents_card_data_or_a_blip_is_not_the_shops_plugin():
+    # app-payment-integration-refuses used to fire on 'your payment cannot be processed' whatever
+    # caused it, so the agent's wrong card data read as product-uxux, and a reset that a retry
+    # cleared too.
+    assert_not_read("regen", "product-broken", [
+        "Your payment cannot be processed. The generator entered card number 4000 0000 0000 0002 (Stripe's decline test card) instead of 4242.",
+        "Your payment could not be processed -- the agent filled the expiry in the CVC field.",
+    ], bucket="agent-course")
+    assert_not_read("regen", "product-broken", [
+        "Stripe: your payment cannot be processed (connection reset), retried and it succeeded.",
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "Pressing confirm: Missing checkout session state (PayPalCheckoutState.PaypalOrderId). Your payment cannot be processed.",
+    ], bucket="product-uxux")
