@@ -694,3 +694,98 @@ def test_issue_status_after_agent_work_with_a_block_or_red_run_is_not_stale():
     assert_read("orchestration", "stale-status-over-finished-work", [
         "An issue can remain stuck in `blocked` or `in_progress` after an assigned agent has completed the work through follow-up comment-triggered runs.",
     ], bucket="notification_failed_work_done")
+
+
+BAZEL = (
+    "//src/test/shell/bazel:execroot_test                                     FAILED in 3 out of 3 in 1.5s\n"
+    "  Stats over 3 runs: max = 1.5s, min = 0.5s, avg = 1.1s, dev = 0.5s"
+)
+
+
+def test_every_attempt_failed_bazel_needs_bazel_summary_line():
+    # every-attempt-failed-bazel used to read any "failed in 3 out of 3", so a spawn retried on 529 was read as same_test_red_twice.
+    assert_not_read("orchestration", "same-test-red-twice", [
+        'Spawning the reviewer subagent failed in 3 out of 3 attempts: API Error 529 {"type":"overloaded_error"}',
+        "Task(implementer) failed in 3 out of 3 attempts with 503 Service Unavailable; the agent never started.",
+    ], bucket="subagent_overloaded")
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "Request failed in 3 out of 3 retries: 429 Too Many Requests - you have hit your usage limit, resets at 5pm",
+    ], bucket="usage_limit_mid_task")
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "//src/test:integration_test FAILED in 3 out of 3 in 0.4s; every attempt died with 'No space left on device' on the CI runner, the test passes on a clean checkout",
+    ], bucket="environment_false_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "same-test-red-twice", [BAZEL], bucket="same_test_red_twice")
+
+
+def test_test_reruns_fail_too_leaves_runner_reds_to_environment():
+    # test-reruns-fail-too used to fire on retries red only on the runner image, so this was read as same_test_red_twice.
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "With jest.retryTimes(2) the retries fail as well because the runner image ships Node 18 which lacks structuredClone; green on Node 20",
+    ], bucket="environment_false_red")
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "pytest --reruns 3: the test is flaky and the reruns fail too, but it passes locally and only fails in the CI docker image",
+        "flaky test: the retries all fail with ENOSPC: no space left on device on the runner",
+    ], not_bucket="same_test_red_twice")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "same-test-red-twice", [
+        "Our CI runs pytest with `--reruns 3` by default. In some cases, the initial test run fails and leaves some "
+        "global state (e.g. DB entries) in a messed up state. This then causes the reruns to fail with a downstream error.",
+    ], bucket="same_test_red_twice")
+
+
+def test_handoff_rejected_leaves_ci_gates_and_review_blocks():
+    # handoff-rejected used to read any gate or check that rejects the handoff, so a red CI gate was read as relay_refused.
+    assert_not_read("orchestration", "relay-undeliverable", [
+        "The CI gate rejects the handoff: 3 tests failed in tests/test_auth.py (exit code 1)",
+        "Quality check rejects the handoff because ruff lint is red on src/app.py",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "relay-undeliverable", [
+        "Subagent handoff rejection: the reviewer returned BLOCKED with 2 items",
+    ], bucket="review_blocked")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "relay-undeliverable", [
+        "When a post-tool reasoning decision requests a late subagent handoff but deterministic ownership validation "
+        "rejects the assignment, the rejection should remain a handled routing outcome.",
+        "Late subagent handoff rejection aborts the turn instead of recovering gracefully",
+    ], bucket="relay_refused")
+
+
+def test_output_shows_failed_build_leaves_stop_hook_loops():
+    # output-shows-failed-build used to fire beside a Stop hook, so the hook's loop was read as verification_red.
+    assert_not_read("orchestration", "verification-red", [
+        "The terminal output shows a failed build: Stop hook error, the hook re-runs npm run build on every stop and blocks again",
+    ], bucket="stop_hook_loop")
+    assert_not_read("orchestration", "verification-red", [
+        "The log shows a failed build, but only because the runner ran out of disk space (No space left on device)",
+    ], not_bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "verification-red", [
+        "Copilot regularly views a failed build as completed. Terminal output clearly shows a failed build.",
+    ], bucket="verification_red")
+
+
+def test_build_task_failed_exit_code_leaves_services_that_never_started():
+    # build-task-failed-exit-code used to fire on a task whose database never started, so it was read as verification_red.
+    assert_not_read("orchestration", "verification-red", [
+        "Task test:e2e failed with exit code 1 — the postgres container never started on the runner "
+        "(connect ECONNREFUSED 127.0.0.1:5432); passes locally",
+    ], not_bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "verification-red", [
+        "Task Build TestRunner.sln (Debug) failed with exit code 1.",
+    ], bucket="verification_red")
+
+
+def test_gate_rules_leave_runner_disk_reds():
+    # gate-job-still-failing and changes-do-not-pass-gate used to fire on reds the runner's disk explains,
+    # so "the test job is failing because the runner ran out of disk space" was read as verification_red.
+    assert_not_read("orchestration", "verification-red", [
+        "The test job is failing because the runner ran out of disk space; green on a clean runner",
+        "The patch fails to pass the tests only on the CI runner: No space left on device while writing the coverage file",
+    ], not_bucket="verification_red")
+    # positive control: the rules' own wording is still read
+    assert_read("orchestration", "verification-red", [
+        "main's \"Lint (ruff)\" CI job is still failing after #246",
+        "OpenHands consistently submits PRs that do not pass linting",
+    ], bucket="verification_red")
