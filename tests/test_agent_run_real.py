@@ -633,3 +633,66 @@ def test_spurious_sighup_reload_is_no_kill():
                 ["Agent processes running on DigitalOcean droplets are receiving unexpected `SIGTERM` signals, "
                  "which kills the spawned service."],
                 bucket="killed")
+
+
+def test_openai_rate_limit_code_stays_a_rate_limit():
+    # service-processing-too-many-requests used to read the clause whatever code came with it, so
+    # OpenAI's 429 whose body names code 'rate_limit_exceeded' was read as overloaded.
+    assert_not_read("agent-run", "server-capacity", [
+        "Error: 429 We're currently processing too many requests - please try again later.\n"
+        "Serialized Error: { status: 429, error: { type: 'invalid_request_error', code: 'rate_limit_exceeded' }, code: 'rate_limit_exceeded' }",
+        "openai.RateLimitError: Error code: 429 - {'error': {'message': \"We're currently processing too many requests - please try again later.\", "
+        "'type': 'invalid_request_error', 'param': None, 'code': 'rate_limit_exceeded'}}",
+    ], bucket="rate_limited")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "server-capacity", [
+        '{"detail":{"message":"We\'re currently processing too many requests. Please try again later."}}: Something went wrong.',
+    ], bucket="overloaded")
+
+
+def test_thinking_budget_cut_is_not_an_empty_answer():
+    # empty-output-after-reasoning vetoed only finish_reason: length spelt bare, so Ollama's
+    # done_reason length / num_predict cut (budget spent thinking) was read as no_output.
+    assert_not_read("agent-run", "empty-output", [
+        "Ollama /api/generate returns an empty response field with done_reason: length when num_predict is small and thinking is on",
+        'qwen3 spends its whole num_predict budget thinking: the response field is empty and done_reason is "length".',
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "empty-output", [
+        "# No output after the reasoning",
+        "Ollama reasoning models may return `The response could not be processed` because the response field is empty "
+        "while the generated output appears in the thinking field.",
+    ], bucket="no_output")
+
+
+def test_gemini_candidate_stopped_by_a_named_block_is_not_empty():
+    # empty-output-empty-candidate vetoed SAFETY, RECITATION and the like but not Gemini's other
+    # block reasons, so 'Gemini candidate has no content (finishReason: BLOCKLIST)' was read as no_output.
+    assert_not_read("agent-run", "empty-output", [
+        'Error: Gemini candidate has no content (finishReason: BLOCKLIST). Raw: {"candidates":[{"finishReason":"BLOCKLIST","index":0}]}',
+        'Error: Gemini candidate has no content (finishReason: SPII). Raw: {"candidates":[{"finishReason":"SPII","index":0}]}',
+        'RuntimeError: Gemini candidate has no parts: {"candidates":[{"finishReason":"NO_IMAGE","index":0}]}',
+        'Error: Gemini candidate has no content (finishReason: UNEXPECTED_TOOL_CALL).',
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "empty-output", [
+        "Error: Gemini candidate has no content (finishReason: STOP).",
+        "# gemini-1.5会偶尔出现返回的candidate里没有数据的情况，有知道什么情况吗",
+    ], bucket="no_output")
+
+
+def test_tool_or_error_body_without_content_is_not_an_empty_answer():
+    # empty-output-response-lacks-content had no veto, so an MCP server's or tool's answer without
+    # content, and an API error body without choices, were read as no_output.
+    assert_not_read("agent-run", "empty-output", [
+        "Error: MCP response did not include content.",
+        "Error: The tool response did not include any text output",
+        'OpenAI translation response did not contain choices: {"error":{"message":"Invalid schema for response_format \'Translation\': '
+        'In context=(), \'additionalProperties\' is required to be supplied and to be false.","type":"invalid_request_error",'
+        '"param":"response_format","code":null}}',
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "empty-output", [
+        "LM Studio response did not include message content",
+        "Error: OpenRouter response did not include content.",
+    ], bucket="no_output")
