@@ -861,3 +861,85 @@ def test_zh_mcp_clause_naming_a_database_is_not_mcp_startup():
     assert_read("devflow", "mcp-start-failed-zh-clause", [
         "所有通过 npx 启动的 MCP 服务器（包括 Playwright、context7、sequential-thinking、mcp-deepwiki、memory）在当前的 Windows 环境下都存在相同的启动失败问题：",
     ], bucket="mcp_startup")
+
+
+ANSIBLE_UNDER_PYTEST = """=================================== FAILURES ===================================
+______________________ test_playbook_syntax[conflict.yml] ______________________
+----------------------------- Captured stderr call -----------------------------
+ERROR! conflicting action statements: debug, msg
+AssertionError: expected rc 4, got 1
+=========================== short test summary info ============================
+FAILED tests/test_syntax.py::test_playbook_syntax[conflict.yml] - AssertionError: expected rc 4, got 1
+========================= 1 failed, 41 passed in 12.3s ========================="""
+
+
+ANSIBLE_FIXTURE_IN_SUMMARY = """tests/test_loader.py::test_broken_yaml_fixture FAILED
+----------------------------- Captured stdout call -----------------------------
+ERROR! Syntax Error while loading YAML.
+  did not find expected key
+=========================== short test summary info ============================
+FAILED tests/test_loader.py::test_broken_yaml_fixture - assert 'mapping values are not allowed' in out"""
+
+
+def test_ansible_error_quoted_by_a_failed_test_is_not_a_parse_error():
+    # playbook-or-kustomization-does-not-load used to read Ansible's `ERROR!` line wherever it
+    # started a line, so a pytest run whose captured output quotes a fixture playbook's parse
+    # error (the test expected another message or return code) was read as compile.
+    assert_not_read("devflow", "compile-diagnostic",
+                    [ANSIBLE_UNDER_PYTEST, ANSIBLE_FIXTURE_IN_SUMMARY], bucket="test")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "compile-diagnostic", [
+        "ansible-playbook -i hosts master.yml\n\nERROR! conflicting action statements: debug, msg\n\n"
+        "The error appears to be in '/tmp/master.yml': line 38, column 7\n\nThe offending line appears to be:\n",
+        "ERROR! Syntax Error while loading YAML.\n  did not find expected key\n",
+        "Error: accumulating resources: accumulation err='merging resources from 'svc.yaml': "
+        "may not add resource with an already registered id: Service.v1.[noGrp]/x.system'",
+    ], bucket="compile")
+
+
+NBVAL_NETWORK = """_____________________ docs/examples/download.ipynb::Cell 2 ______________________
+Notebook cell execution failed
+Cell 2: Cell outputs differ
+Traceback: mismatch 'stdout'
+ - Downloaded 4096 rows
+ + Download failed: HTTPSConnectionPool(host='data.example.org', port=443): Max retries exceeded (Caused by NewConnectionError: [Errno -3] Temporary failure in name resolution)"""
+
+
+NBVAL_KERNEL_DIED = """_____________________ notebooks/train.ipynb::Cell 5 ______________________
+Notebook cell execution failed
+Cell 5: Cell outputs differ
+The kernel appears to have died. It will restart automatically."""
+
+
+def test_nbval_output_mismatch_from_network_or_dead_kernel_is_not_a_test_failure():
+    # nbval-cell-output-mismatch used to veto only `kernel died`/`dead kernel`, so a cell whose
+    # output differs because the runner could not resolve the data host was read as test
+    # (it was infra), and Jupyter's `The kernel appears to have died` was read as test too.
+    assert_not_read("devflow", "test-failed", [NBVAL_NETWORK], bucket="infra")
+    assert_not_read("devflow", "test-failed", [NBVAL_KERNEL_DIED], not_bucket="test")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "test-failed", [
+        "Notebook cell execution failed\nCell 9: Cell outputs differ\n\nTraceback:\n mismatch 'text/plain'\n",
+        "<<<<<<<<<<<< Reference output from ipynb file:\n1498639847.5\n"
+        "============ disagrees with newly computed (test) output:\n1498643832.1\n>>>>>>>>>>>>",
+        "Traceback: Missing output fields from running code: {'image/svg+xml'}",
+    ], bucket="test")
+
+
+GE_THEN_HELM = """+ great_expectations checkpoint run staging_suite
+Validation succeeded!
++ helm upgrade --install api ./chart
+Error: UPGRADE FAILED: validation failed
+Validation failed"""
+
+
+def test_bare_validation_failed_after_a_checkpoint_run_is_not_its_verdict():
+    # great-expectations-checkpoint-failed used to take any line that reads `Validation failed`
+    # within 600 characters of a checkpoint run, so a helm upgrade failing right after a
+    # checkpoint that succeeded was read as test (it was infra).
+    assert_not_read("devflow", "test-failed", [GE_THEN_HELM], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "test-failed", [
+        " $ great_expectations checkpoint run my_checkpoint\n"
+        "Heads up! This feature is Experimental. It may change.\nValidation Failed!",
+    ], bucket="test")
