@@ -1460,3 +1460,175 @@ def test_payment_refused_for_the_agents_card_data_or_a_blip_is_not_the_shops_plu
     assert_read("regen", "product-broken", [
         "Pressing confirm: Missing checkout session state (PayPalCheckoutState.PaypalOrderId). Your payment cannot be processed.",
     ], bucket="product-uxux")
+
+
+def test_pt_layout_classes_rule_needs_the_script_named_not_botao():
+    # site-markup-changed-under-script-pt used to take a bare `bot` (in `botão`) or `código`
+    # (in `código de erro`) as the script, so an app's layout bug report was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Após a atualização do layout, as classes CSS foram alteradas e o botão Enviar ficou desalinhado e não responde ao clique no Safari.",
+        "Com o novo layout do painel, os nomes das classes foram alterados e o tema escuro não é mais aplicado no botão de salvar; o código de erro no console é 500.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "Recentemente o whatsapp web mudou seu layout e os nomes das classes utilizadas para envio foram alteradas.\nÉ necessário atualização do código para que o script volte a funcionar normalmente.",
+        "O whatsapp mudou sua interface web, com isso o código não acha o botão em enviar, usei o xPATH do botão mas não obtive sucesso.",
+    ], bucket="stale-script")
+
+
+def test_es_url_changed_rule_needs_a_bot_not_boton_or_prueba():
+    # site-url-changed-under-bot-es used to take `bot` (in `botón`), `test` or `prueba` as the bot,
+    # so an app that navigated to the wrong URL after a click was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Al pulsar el botón Guardar la URL cambió a /pedidos/undefined en lugar de la nueva URL del pedido (/pedidos/123).",
+        "Después de crear la cuenta la URL cambió, pero la nueva URL muestra una página en blanco; la prueba espera el panel de bienvenida.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "# actualizar el bot no funciona\nactualizaar la pagina de toma de huella bot no funciona\nLa URL cambio. En la antigua web hay una noticia y hace un ref a la nueva URL, la cual  es: https://icp.administracionelectronica.gob.es/",
+        "El scraper falla: la URL ha cambiado, ahora la nueva URL es https://x.es/",
+    ], bucket="stale-script")
+
+
+def test_ru_layout_changed_rule_needs_a_css_selector_not_a_ui_selector():
+    # site-markup-changed-selectors-ru used to take any `селектор` after `изменилась вёрстка`,
+    # so an app's broken currency selector widget was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "После релиза 2.3 изменилась вёрстка формы оплаты: селектор валюты уезжает за пределы экрана на мобильных и выбрать рубли нельзя.",
+        "Изменилась вёрстка, но селектор тот же — элемент находится, просто кнопка «Оплатить» не реагирует и заказ не создаётся (ошибка 500).",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "На сайте изменилась вёрстка. Если теперь поискать селектор `.ListingCars-module__listingItem`, то такого на странице не окажется.",
+        "На сайте изменилась вёрстка, селектор .item больше не находит карточки",
+    ], bucket="stale-script")
+
+
+def test_fr_script_broke_rule_does_not_take_a_changed_button():
+    # script-broke-class-renamed-fr used to accept `le bouton a été modifié`, so a test
+    # failing because the app's button stopped submitting was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Le test e2e ne fonctionne plus car le bouton a été modifié : il ne soumet plus le formulaire et renvoie une erreur 500.",
+        "Le test ne marche plus car les boutons ont été changés dans la dernière version : cliquer sur Payer affiche une page blanche.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "Le script actuel ne fonctionne plus car la classe a été renommée. Il semble que ça remarche avec ce nom de classe.",
+        "Le test ne marche plus car le sélecteur a été changé",
+    ], bucket="stale-script")
+
+
+def test_infinite_scroll_not_read_when_run_passed_on_retry():
+    # app-infinite-scroll-stops-loading's new "won't load more results" wording had no veto for a
+    # retry, a time-out or "sometimes", so a blip was read as the product's broken list (product-uxux).
+    assert_not_read("regen", "product-broken", [
+        "Infinite scroll doesn't load more items on the first attempt; the same test passed on retry.",
+        "Step 9 failed: infinite scroll won't load more results - request timed out after 30s, passed when re-run",
+        "Infinite scroll doesn't load more results sometimes; it happened in 1 of 3 runs.",
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "# Search infinite scroll will not load results until the page moves\nIf you go to the site search and the browser window is sufficiently tall, it will show the loading dots but it won't load anything.",
+        "# Infinite Scroll Broken\n- scroll to bottom, next set doesn't load",
+    ], bucket="product-uxux")
+
+
+def test_pagination_repeats_not_read_for_blips_or_agent_paging():
+    # app-search-pagination-repeats-results fired on "no duplicate results" in a step log before a 429,
+    # on a report of duplicates in 1 of 5 runs, and on an agent that kept clicking page 1,
+    # moving them to product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "Step 4: verified pagination - page 2 shows no duplicate results.\nStep 5: API Error: 429 {\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"message\":\"This request would exceed your account's rate limit. Please try again later.\"}}",
+        "The same results appear on multiple pages sometimes, about 1 in 5 runs; passed on rerun.",
+        "the paginated results are duplicating the first page only occasionally; re-ran and it was fine",
+    ], bucket="transient")
+    assert_not_read("regen", "product-broken", [
+        "The same product is shown on every page because I kept clicking page 1 in the pagination bar rather than Next.",
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "When navigating between pages of search results, the same result can appear on more than 1 page.",
+        "I upgraded a client site to 8.2.1 and the paginated results are still duplicating page 1.",
+        "When doing a search in the catalog, some views are duplicated.",
+    ], bucket="product-uxux")
+
+
+def test_sort_ignored_not_read_when_agent_skipped_apply_or_run_timed_out():
+    # app-sort-order-ignored read "the sort option was not applied" where the Apply button was never
+    # clicked, and "sorting by price does not work" in a run that timed out and passed on re-run,
+    # as the product's sort (product-uxux).
+    assert_not_read("regen", "product-broken", [
+        "I picked 'Price: Low to High' but the sort option was never applied: the Apply button was never clicked.",
+        "The selected sort order was not applied because I didn't click Apply after choosing it from the dropdown.",
+        "The sort dropdown has no effect because I clicked the label text rather than the <select> itself.",
+    ], bucket="agent-course")
+    assert_not_read("regen", "product-broken", [
+        "Sorting by price does not work on the first run; the list was still loading when the step timed out. It passed on the re-run.",
+        "Sorting by price doesn't work in the run once; it worked on retry (timeout loading the list).",
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "Ordering (sorting) by price does not work.",
+        "# \"Sort by\" filter works only when search term/tag is entered",
+        "sorting by 'price' (either Low to High or High to Low), the displayed items (Bag) appear in the incorrect order.",
+    ], bucket="product-uxux")
+
+
+def test_filter_not_applied_not_read_when_agent_missed_it_or_run_timed_out():
+    # app-filter-facet-not-applied read a filter the agent never applied (Apply not pressed, wrong
+    # checkbox) and filters not applied before a time-out that a retry passed as the product's
+    # search (product-uxux).
+    assert_not_read("regen", "product-broken", [
+        "The filter was not applied to the results because the Apply button was not pressed after checking 'Red'.",
+        "The filter didn't change the results: I checked 'Color: Blue' rather than 'Category: Shoes' as the test case asks.",
+    ], bucket="agent-course")
+    assert_not_read("regen", "product-broken", [
+        "Step 5: filters were not applied to the results within 30s (Timeout 30000ms exceeded); retry passed",
+        "Filters are not applied to the list yet - spinner still showing when the step timed out; succeeded on retry",
+    ], bucket="transient")
+    assert_not_read("regen", "product-broken", [
+        "Applied filters are not changing the results when clicked via browser_click; clicking the same checkbox by hand filters the list.",
+    ], not_bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "# [solr-refactor] [staging] applied facets are not resulting in changes to the search result set",
+        "filters don't apply to the results",
+    ], bucket="product-uxux")
+
+
+def test_search_returns_nothing_not_read_for_element_lookups_blips_or_unsubmitted_query():
+    # app-search-returns-nothing read any "returns no results although … exists" (a find() for an
+    # element in a shadow root), a search whose results timed out and showed on retry, and a query
+    # the agent never submitted as the product's search (product-uxux).
+    assert_not_read("regen", "product-broken", [
+        "Search is not showing results because I typed the query and never pressed Enter or clicked the search button.",
+    ], bucket="agent-course")
+    assert_not_read("regen", "product-broken", [
+        "Search not showing any results for 20s — the results request timed out (ETIMEDOUT); the retry showed them.",
+        "Search not displaying results: TimeoutError: waiting for selector '.result-item' failed: timeout 30000ms exceeded. Passed on retry.",
+    ], bucket="transient")
+    assert_not_read("regen", "product-broken", [
+        "find() returns no results although the Submit button exists on the page (it is rendered inside a shadow root)",
+        "Search is not showing any results after agent-browser press Enter; when I press Enter manually on my keyboard the results appear immediately.",
+        "The search shows no results, though the test user exists - the seed data step failed in our fixture setup",
+    ], not_bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "Searching for \"search\" gives no results, although pages with the term \"search\" have been indexed.",
+        "# Simple search not displaying search results\nThe number of hits is shown, but not the actual entities, they stay blank.",
+    ], bucket="product-uxux")
+
+
+def test_browsers_not_installed_not_read_when_auto_install_hit_a_network_blip():
+    # browser-build-missing-for-platform read "browsers not installed … auto-install failed" after a
+    # DNS or connection-reset blip as a browser the platform cannot have (infra).
+    assert_not_read("regen", "browser-unavailable", [
+        "Playwright browsers were not installed, and the auto-install failed: getaddrinfo EAI_AGAIN playwright.azureedge.net. Passed on retry.",
+        "The browsers aren't installed and auto-install failed with ECONNRESET while downloading chromium; network blip",
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "browser-unavailable", [
+        "I get an error about the browsers not being installed, and attempting to auto-install them fails, because of NixOS.",
+        "$ playwright-cli open http://example.com\nERROR: not supported on Linux Arm64\nFailed to install browsers",
+        "# agent-browser install\n✗ Chrome for Testing does not provide Linux ARM64 builds.",
+    ], bucket="infra")
