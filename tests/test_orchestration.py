@@ -789,3 +789,88 @@ def test_gate_rules_leave_runner_disk_reds():
         "main's \"Lint (ruff)\" CI job is still failing after #246",
         "OpenHands consistently submits PRs that do not pass linting",
     ], bucket="verification_red")
+
+
+def test_out_of_credits_not_read_from_review_or_test_report():
+    # out-of-credits used to read any "stopped/cancelled due to ... credits" (the new "due to" form), so a
+    # reviewer's must-fix and a red pytest about credit-stop code were read as usage_limit_mid_task.
+    assert_not_read("orchestration", "usage-limit", [
+        "NEEDS_CHANGES. must-fix: when the run is stopped due to lack of credits, the worker discards the partial diff instead of offering the task back for resume. Please keep the checkpoint.",
+    ], bucket="review_blocked")
+    assert_not_read("orchestration", "usage-limit", [
+        'pytest tests/test_credits.py -q\nF.\nE   assert job.status == "cancelled due to credits"\n1 failed, 1 passed in 0.41s',
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "usage-limit", [
+        "it blew through my budget within a single session in ~2 minutes, then stopped due to lack of credits.",
+        "A subagent stopped for credits settles cancelled; the credit_stop type is what offers the task back for resume.",
+    ], bucket="usage_limit_mid_task")
+
+
+def test_cursor_resource_exhausted_not_read_when_text_says_overload_or_throttle():
+    # cursor-resource-exhausted used to read any "Cursor returned resource_exhausted", so Cursor passing on a
+    # provider overload or a 429 throttle was read as usage_limit_mid_task.
+    assert_not_read("orchestration", "usage-limit", [
+        "Cursor returned resource_exhausted: the model provider is overloaded right now, please try again in a few seconds.",
+        "cursor-agent gave resource_exhausted (HTTP 429 Too Many Requests) on every subagent spawn for 10 minutes; after a retry it came back.",
+        "When the Cursor provider returns resource_exhausted with 'rate limit exceeded, please retry in 20s', the agent stops instead of backing off and retrying.",
+    ], bucket="subagent_overloaded")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "usage-limit", [
+        "When execute a job took a long time. But cursor return resource_exhausted. The agent auto stop execution. Need user continue manually.",
+        "When the Cursor Provider returns resource_exhausted, automatically run Resume once instead of terminating directly.",
+    ], bucket="usage_limit_mid_task")
+
+
+def test_rate_limit_429_in_parens_not_read_from_daily_quota_or_red_tests():
+    # rate-limit-429-in-parens used to read any "rate limit(ed) (429)", so a per-day quota was read as
+    # subagent_overloaded instead of a usage limit, and red test runs about 429 handling too.
+    assert_not_read("orchestration", "overloaded", [
+        "Gemini returned rate limited 429, you have used all 1500 requests per day for this key; the subagent was cut off halfway through the refactor.",
+    ], bucket="usage_limit_mid_task")
+    assert_not_read("orchestration", "overloaded", [
+        " FAIL  src/llm/retry.test.ts\n  \u25cf retry \u203a backs off when the provider answers rate limited (429) and retries three times\n    expect(jest.fn()).toHaveBeenCalledTimes(expected)\n    Expected number of calls: 3\n    Received number of calls: 1\nTests: 1 failed, 14 passed, 15 total",
+        "pytest -q tests/test_client.py\nE   httpx.HTTPStatusError: rate limited (429) for url https://api.example.com/v1/chat\nE   assert resp.status_code == 200\n1 failed, 20 passed in 2.11s",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "overloaded", [
+        "Task failed: GitHub rate limit (429) when the verifier tried to fetch PR check runs; wait for the hourly reset.",
+    ], not_bucket="subagent_overloaded")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "overloaded", [
+        "When the primary agent in a `--cascade` chain hits a rate limit (429) or quota exhaustion, the task immediately FAILs.",
+    ], bucket="subagent_overloaded")
+
+
+def test_rate_limited_by_model_api_not_read_for_other_apis_or_daily_quota():
+    # rate-limited-by-model-api used to read "rate limited by the <any> API", so a Slack notifier's throttle that
+    # lost the task-notification and a Docker Hub throttle under a red e2e run were read as subagent_overloaded,
+    # and an OpenAI per-day allowance too.
+    assert_not_read("orchestration", "overloaded", [
+        "Sometimes the notifier gets rate limited by the Slack API and the task-notification never arrives, so the orchestrator thinks the subagent is still running.",
+    ], bucket="handback_missing")
+    assert_not_read("orchestration", "overloaded", [
+        "Our e2e tests fail because we get rate limited by the Docker Hub API when pulling images; on a clean runner with a login they pass.",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "overloaded", [
+        "We keep getting rate limited by the OpenAI API: You exceeded your current tier limit of 200 requests per day.",
+    ], bucket="usage_limit_mid_task")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "overloaded", [
+        "I am using autogen for high-volume systems.  Sometimes we get rate limited using Azure OpenAI's API.  I would like to switch to a different model deployment whenever that happens.",
+    ], bucket="subagent_overloaded")
+
+
+def test_rate_limit_reached_retry_wanted_not_read_from_red_tests_or_plan_allowance():
+    # rate-limit-reached-retry-wanted used to read "rate limit reached/hit ... retry", so a red jest run about
+    # retry code was read as subagent_overloaded, and a 5-hour or monthly allowance too.
+    assert_not_read("orchestration", "overloaded", [
+        " FAIL  src/agent/backoff.test.ts\n  \u25cf retries when rate limit reached and waits before retrying\n    expect(received).toBe(expected)\nTests: 1 failed, 3 passed",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "overloaded", [
+        "Rate limit hit: you've used your 5-hour allowance. Retry after 18:00 UTC. The implementer stopped with half the files edited.",
+        "Rate limit reached for claude-opus in org on tokens per month. Please retry after your plan renews on the 1st.",
+    ], not_bucket="subagent_overloaded")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "overloaded", [
+        "+1 would be nice if agent-swarm could catch the `Rate limit reached` error and pause for `x` number of seconds before trying again instead of terminating.",
+    ], bucket="subagent_overloaded")
