@@ -696,3 +696,51 @@ def test_tool_or_error_body_without_content_is_not_an_empty_answer():
         "LM Studio response did not include message content",
         "Error: OpenRouter response did not include content.",
     ], bucket="no_output")
+
+
+def test_copilot_token_refusal_inside_other_test_reports_is_not_the_agents_sign_in():
+    # auth-copilot-token-exchange-refused used to stand down only for jest/vitest reports
+    # (expect(, .test., .spec.), so a pytest, Go, mocha or cargo report of a Copilot client's
+    # own tests that prints the refusal was read as auth.
+    assert_not_read("agent-run", "auth-rejected", [
+        "=========================== short test summary info ============================\n"
+        "FAILED tests/test_copilot_auth.py::test_refresh_retries_once - RuntimeError: Failed to get copilot token due to 401 status\n"
+        "1 failed, 41 passed in 2.31s",
+        "--- FAIL: TestExchangeTokenRetries (0.00s)\n"
+        "    provider_test.go:88: unexpected error: failed to get copilot token due to 401\n"
+        "FAIL\n"
+        "FAIL\tgithub.com/acme/copilot-proxy/internal/auth\t0.014s",
+        "  1) copilot token exchange\n"
+        "       reports a refused token:\n"
+        "     Error: Failed to get copilot token due to 401 status. Please sign out and try again.\n"
+        "      at Context.<anonymous> (test/auth.js:40:13)",
+        "test auth::tests::surfaces_forbidden ... FAILED\n\nfailures:\n\n"
+        "---- auth::tests::surfaces_forbidden stdout ----\n"
+        "thread 'auth::tests::surfaces_forbidden' panicked at src/auth.rs:212:9:\n"
+        "unexpected message: Invalid copilot token: missing token: 403\n\n"
+        "test result: FAILED. 11 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.02s",
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "auth-rejected", [
+        "[INFO] [auth] [2023-09-08T07:57:36.545Z] Failed to get copilot token due to 401 status. Please sign out and try again.",
+        "[info] [auth] Invalid copilot token: missing token: 403",
+        "Error: Error: GitHub Copilot authentication expired",
+    ], bucket="auth")
+
+
+def test_bare_your_github_token_is_invalid_from_other_tools_is_not_the_agents_sign_in():
+    # auth-copilot-token-exchange-refused used to read 'your github token is invalid' anywhere,
+    # so a repository tool's, gh's (in a Bash call) or the GitHub MCP server's refused GitHub
+    # token was read as the agent's own credentials (auth).
+    assert_not_read("agent-run", "auth-rejected", [
+        "Your GitHub token is invalid or expired. Please run:\n  repo-guardian auth login\n"
+        "or update your GITHUB_TOKEN environment variable.",
+        "MCP error -32603: GitHub API request failed: Your GitHub token is invalid or expired. "
+        "Check GITHUB_PERSONAL_ACCESS_TOKEN in the github MCP server's env.",
+        "● Bash(gh pr create --fill)\n  ⎿  Error: Your GitHub token is invalid or has insufficient scopes for this repository.",
+    ], bucket="unknown_non_zero")
+    # positive control: the Copilot extension's activation error is still read
+    assert_read("agent-run", "auth-rejected", [
+        'GitHub Copilot could not connect to server. Extension activation failed: "Your GitHub token is invalid. '
+        'Please sign out from your GitHub account using VSCode UI and try again."',
+    ], bucket="auth")
