@@ -943,3 +943,131 @@ def test_bare_validation_failed_after_a_checkpoint_run_is_not_its_verdict():
         " $ great_expectations checkpoint run my_checkpoint\n"
         "Heads up! This feature is Experimental. It may change.\nValidation Failed!",
     ], bucket="test")
+
+
+KARMA_MOCHA_REPORTER = """05 03 2020 10:12:01.123:ERROR [reporter]: Can not load reporter "coverage-istanbul", it is not registered!
+  Perhaps you are missing some plugin?
+05 03 2020 10:12:02.456:INFO [karma-server]: Karma v4.4.1 server started at http://0.0.0.0:9876/
+05 03 2020 10:12:05.789:INFO [HeadlessChrome 80.0.3987 (Linux 0.0.0)]: Connected on socket abc with id 1234
+
+  Calculator
+    ✔ adds numbers
+    ✖ subtracts numbers
+
+SUMMARY:
+✔ 1 test completed
+✖ 1 test failed
+
+FAILED TESTS:
+  Calculator
+    ✖ subtracts numbers
+      HeadlessChrome 80.0.3987 (Linux 0.0.0)
+    Expected 1 to equal 2.
+        at <Jasmine>
+"""
+
+
+KARMA_OLD_LAUNCHER_MOCHA = """WARN [launcher]: Can not load "Firefox", it is not registered!
+  Perhaps you are missing some plugin?
+INFO [launcher]: Starting browser Chrome
+INFO [Chrome 49.0.2623 (Mac OS X 10.11.3)]: Connected on socket /#x with id 5512
+
+  LoginController
+    ✖ should reject an empty password
+      AssertionError: expected true to be false
+          at Context.<anonymous> (test/login.spec.js:22:31)
+
+SUMMARY:
+✔ 14 tests completed
+✖ 1 test failed
+"""
+
+
+def test_karma_missing_plugin_beside_failed_tests_stays_test():
+    # karma-launcher-not-registered used to veto only the progress reporter's `(1 FAILED)`, so a
+    # Karma run whose tests executed and failed under the mocha reporter (`✖ 1 test failed`) with a
+    # missing reporter/launcher warning above it was read as plugin_startup.
+    assert_not_read("devflow", "plugin-not-found", [KARMA_MOCHA_REPORTER, KARMA_OLD_LAUNCHER_MOCHA], bucket="test")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "plugin-not-found", [
+        '27 03 2018 15:15:49.888:ERROR [launcher]: Cannot load browser "Safari": it is not registered! Perhaps you are missing some plugin?',
+        'WARN [launcher]: Can not load "Chrome", it is not registered!\n  Perhaps you are missing some plugin?',
+    ], bucket="plugin_startup")
+
+
+PRETTIER_STANDALONE_JEST = """FAIL src/utils/formatCode.test.ts
+  ● formatCode › formats markdown
+
+    ConfigError: Couldn't resolve parser "markdown". Plugins must be explicitly added to the standalone bundle.
+
+      10 | export function formatCode(code: string, parser: string) {
+    > 11 |   return prettier.format(code, { parser, plugins: [parserBabel] });
+         |                   ^
+      12 | }
+
+      at normalize (node_modules/prettier/standalone.js:9893:13)
+      at Object.<anonymous> (src/utils/formatCode.test.ts:8:12)
+
+Tests:       1 failed, 4 passed, 5 total
+"""
+
+
+PRETTIER_NODE_API_VITEST = """ FAIL  src/codegen/emit.test.ts > emit > formats the generated svelte component
+ConfigError: Couldn't resolve parser "svelte".
+ ❯ normalizeFormatOptions node_modules/prettier/index.mjs:20810:11
+ ❯ emitComponent src/codegen/emit.ts:41:10
+
+ Test Files  1 failed | 3 passed (4)
+      Tests  1 failed | 20 passed (21)
+"""
+
+
+PRETTIER_STANDALONE_PYTEST = """FAILED tests/e2e/test_editor.py::test_format_button - AssertionError: console error: ConfigError: Couldn't resolve parser "babel". Plugins must be explicitly added to the standalone bundle.
+======================== 1 failed, 12 passed in 8.21s ========================
+"""
+
+
+def test_prettier_api_error_in_code_under_test_stays_test():
+    # prettier-parser-unresolved used to fire on any `Couldn't resolve parser "x"`, so a test of code
+    # that calls prettier's API (prettier/standalone in a browser bundle, a code generator formatting
+    # its output) without the parser plugin was read as plugin_startup.
+    assert_not_read("devflow", "plugin-not-found",
+                    [PRETTIER_STANDALONE_JEST, PRETTIER_NODE_API_VITEST, PRETTIER_STANDALONE_PYTEST], bucket="test")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "plugin-not-found", [
+        '[error] Couldn\'t resolve parser "sh".',
+        '# `[error] Couldn\'t resolve parser "sh".` when upgrading to Prettier 3.1.0\n[error] Couldn\'t resolve parser "sh".',
+    ], bucket="plugin_startup")
+
+
+PLUGGY_APP_PYTEST = """============================= test session starts ==============================
+collected 12 items
+
+tests/test_plugins.py ..F.........                                       [100%]
+
+=================================== FAILURES ===================================
+_____________________________ test_load_plugins ________________________________
+
+    def test_load_plugins():
+>       pm.register(my_plugin, name="custom")
+E       ValueError: Plugin already registered under a different name: custom=<module 'my_plugin' from '/home/u/proj/tests/my_plugin.py'>
+
+tests/test_plugins.py:31: ValueError
+=========================== short test summary info ============================
+FAILED tests/test_plugins.py::test_load_plugins - ValueError: Plugin already registered under a different name: custom=<module 'my_plugin' from '/home/u/proj/tests/my_plugin.py'>
+========================= 1 failed, 11 passed in 0.34s =========================
+"""
+
+
+PLUGGY_APP_OLD_PLUGGY = """FAILED tests/test_hooks.py::test_plugin_registered_once - ValueError: Plugin already registered: myapp.plugins.csv=<module 'myapp.plugins.csv' from '/src/myapp/plugins/csv.py'>
+========================= 1 failed, 48 passed in 1.02s ========================="""
+
+
+def test_pluggy_error_in_app_test_stays_test():
+    # pluggy-plugin-registered-twice used to fire on pluggy's ValueError wherever it appeared, so a
+    # failed test of an application that drives its own pluggy plugin manager was read as plugin_startup.
+    assert_not_read("devflow", "plugin-init-error", [PLUGGY_APP_PYTEST, PLUGGY_APP_OLD_PLUGGY], bucket="test")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "plugin-init-error", [
+        "ValueError: Plugin already registered under a different name: pytest_profiling=<module 'pytest_profiling' from '/usr/local/lib/python3.10/site-packages/pytest_profiling.py'>",
+    ], bucket="plugin_startup")
