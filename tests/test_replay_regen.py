@@ -1632,3 +1632,68 @@ def test_browsers_not_installed_not_read_when_auto_install_hit_a_network_blip():
         "$ playwright-cli open http://example.com\nERROR: not supported on Linux Arm64\nFailed to install browsers",
         "# agent-browser install\n✗ Chrome for Testing does not provide Linux ARM64 builds.",
     ], bucket="infra")
+
+
+def test_hashed_chunk_rule_ignores_test_tool_chunks_in_node_modules():
+    # app-hashed-chunk-js-error used to accept any file:// path or build folder before the chunk
+    # name, so Vitest crashing in its own hashed dist chunk under node_modules was read as the app's
+    # exception (product-defect).
+    assert_not_read("replay", "app-uncaught-exception", [
+        "Vitest crashes before running any test:\n"
+        "TypeError: Cannot read properties of undefined (reading 'config')\n"
+        "    at createVitest (file:///home/runner/work/app/node_modules/vitest/dist/index-a1b2c3d4.js:120:33)\n"
+        "Upgrading vitest fixed it.",
+    ], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "app-uncaught-exception", [
+        "TypeError: Cannot read properties of undefined (reading 'receive')\n"
+        "    at tTe (index-DzRUuSsA.js:364:1245)",
+        "TypeError: Cannot read properties of undefined (reading 'receive')\n"
+        "    at tTe (http://localhost:5173/assets/index-DzRUuSsA.js:364:1245)",
+    ], bucket="product-defect")
+
+
+OWN = "使用autoglm-phone经常出现“模型响应中没有操作”"
+
+
+def test_model_reply_without_action_zh_leaves_throttled_and_dropped_model_calls_to_blips():
+    # model-reply-without-action-zh used to veto only 429 / timeouts / 5xx, so an overloaded model or a
+    # reset connection beside "经常 … 模型响应中没有操作" was read as infra (its route comes before the blips').
+    assert_not_read("regen", "tool-code-error", [
+        "经常出现“模型响应中没有操作”，日志里是 overloaded_error（模型服务过载），过一会儿再跑就好了",
+        "手机连WiFi跑AutoGLM经常出现模型响应中没有操作，日志里是 java.net.SocketException: Connection reset，换成4G就好了",
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [OWN], bucket="infra")
+
+
+def test_model_reply_without_action_zh_leaves_reports_that_it_comes_and_goes():
+    # model-reply-without-action-zh took "一直" in "一直没找到原因" as "always", so a flake said in
+    # Chinese ("时好时坏，有时候又没问题") was read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "这个问题时好时坏，有时候又没问题，一直没找到原因：模型响应中没有操作",
+    ], bucket="transient")
+    assert_read("regen", "tool-code-error", [OWN], bucket="infra")
+
+
+def test_model_reply_without_action_zh_leaves_a_model_blamed_for_hallucinating_to_the_agent():
+    # model-reply-without-action-zh fired beside the agent's own hallucination, so
+    # "模型经常出现幻觉，认为自己已经完成了任务，所以模型回复中没有动作" was read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "模型经常出现幻觉，认为自己已经完成了任务，所以模型回复中没有动作",
+        "这是模型的问题，模型输出中没有操作，总是直接回答问题",
+        "感觉是模型能力不足，总是直接回答问题，模型输出中没有操作",
+    ], bucket="agent-course")
+    assert_read("regen", "tool-code-error", [
+        "LLM在思考中总是自己加入“继续执行任务，当前屏幕截图如下”，然后自问自答，最后忘记输出要执行的动作。",
+    ], bucket="infra")
+
+
+def test_model_reply_without_action_zh_leaves_a_page_that_fails_to_the_product():
+    # model-reply-without-action-zh fired on an empty action beside the app's 404 or site error, so
+    # "每次打开设置页都是 404 Not Found，模型响应中没有操作" was read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "每次打开设置页都是 404 Not Found，模型响应中没有操作",
+        "每次提交表单后网站报错，模型响应中没有操作，测试无法继续",
+    ], bucket="product-uxux")
+    assert_read("regen", "tool-code-error", [OWN], bucket="infra")
