@@ -874,3 +874,65 @@ def test_rate_limit_reached_retry_wanted_not_read_from_red_tests_or_plan_allowan
     assert_read("orchestration", "overloaded", [
         "+1 would be nice if agent-swarm could catch the `Rate limit reached` error and pause for `x` number of seconds before trying again instead of terminating.",
     ], bucket="subagent_overloaded")
+
+
+def test_spanish_hang_beside_limit_or_api_error_is_not_a_stall():
+    # stuck-thinking-never-moves-on-es used to read any 'se quedó colgado' as a stall, so a hang
+    # that ended in Claude Code's limit notice or an API 500 was read as stalled_no_progress.
+    assert_not_read("orchestration", "stall-watchdog", [
+        "El subagente se quedó colgado a mitad de la tarea y luego mostró: You've hit your limit · resets 3pm (Europe/Madrid)",
+        "El agente se quedó colgado y después: 5-hour limit reached ∙ resets 2pm",
+    ], bucket="usage_limit_mid_task")
+    assert_not_read("orchestration", "stall-watchdog", [
+        'Se quedó colgado varios minutos y al final: API Error: 500 {"type":"error","error":{"type":"api_error","message":"Internal server error"}}',
+    ], bucket="subagent_overloaded")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "stall-watchdog", [
+        "Se ha quedado pensando y escribiendo el thinking en bucle repitiendo lo mismo sin ser inteligente y parar o saltar al siguiente paso.",
+    ], bucket="stalled_no_progress")
+
+
+def test_portuguese_freeze_beside_limit_or_api_error_is_not_a_stall():
+    # freezes-and-stops-answering-pt used to read 'trava e não responde' / 'para do nada' as a stall
+    # even beside Claude Code's limit notice or an API 500, so those were read as stalled_no_progress.
+    assert_not_read("orchestration", "stall-watchdog", [
+        "O Claude Code trava e não responde e depois aparece: You've hit your limit · resets 3pm",
+        "O agente para do nada e mostra 5-hour limit reached ∙ resets 2pm",
+    ], bucket="usage_limit_mid_task")
+    assert_not_read("orchestration", "stall-watchdog", [
+        'O agente para do nada: API Error: 500 {"type":"error","error":{"type":"api_error","message":"Internal server error"}}',
+    ], bucket="subagent_overloaded")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "stall-watchdog", [
+        "A todo momento trava e nao responde, para do nada, depois que implementaram a limitação do sonet ficou muito ruim",
+    ], bucket="stalled_no_progress")
+
+
+def test_japanese_declared_then_ended_beside_limit_notice_is_not_a_stall():
+    # declared-action-then-session-ended-ja used to fire beside Claude Code's English limit notice,
+    # so a session ended by 'You've hit your limit' was read as stalled_no_progress.
+    assert_not_read("orchestration", "stall-watchdog", [
+        "Codex は作業を宣言した後、何も実行せずに終了しました。You've hit your limit · resets 3pm",
+    ], bucket="usage_limit_mid_task")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "stall-watchdog", [
+        "# Codex: 実行を宣言した後、外部操作を行わずにセッションが終了する",
+    ], bucket="stalled_no_progress")
+
+
+def test_nothing_resumes_beside_session_limit_or_lost_handback_is_not_a_stall():
+    # marked-done-while-work-open-nothing-resumes used to read 'nothing picks the work back up' /
+    # 'nichts nimmt die Arbeit wieder auf' as a stall even when a session limit or a lost handback
+    # was the cause, so those were read as stalled_no_progress.
+    assert_not_read("orchestration", "stall-watchdog", [
+        "The agent hit its session limit mid-task and nothing picks the work back up after the reset.",
+        "Der Agent hat sein Sitzungslimit erreicht (You've hit your limit · resets 3pm); nichts nimmt die Arbeit wieder auf.",
+    ], bucket="usage_limit_mid_task")
+    assert_not_read("orchestration", "stall-watchdog", [
+        "The child finished and committed, but its handback message never arrived, so nothing picks the work back up.",
+    ], bucket="handback_missing")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "stall-watchdog", [
+        "Der Watcher führt ausdrücklich nur kind=task aus. Nichts nimmt die Arbeit wieder auf.",
+        "Rückfrage während eines Tasks wird als 'done' quittiert — Arbeit gilt als erledigt, obwohl sie offen ist",
+    ], bucket="stalled_no_progress")
