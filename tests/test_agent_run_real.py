@@ -744,3 +744,64 @@ def test_bare_your_github_token_is_invalid_from_other_tools_is_not_the_agents_si
         'GitHub Copilot could not connect to server. Extension activation failed: "Your GitHub token is invalid. '
         'Please sign out from your GitHub account using VSCode UI and try again."',
     ], bucket="auth")
+
+
+def test_slash_platform_pair_needs_an_agent_cli_named():
+    # launcher-unsupported-platform-arch used to read any 'unsupported platform: os/arch', so a
+    # setup script or extension an agent ran (a yt-dlp or Tor downloader) was read as spawn_failure.
+    assert_not_read("agent-run", "spawn-failed", [
+        "exec bash -lc 'npm run setup' in /workspace exited 1 in 212ms:\n"
+        "Error: Unsupported platform: linux/arm64\n"
+        "    at getBinaryName (/workspace/scripts/setup-ytdlp.mjs:12:9)",
+        "Error: Unsupported platform: linux/arm64\n"
+        "    at downloadTor (/home/u/.pi/agent/extensions/tor/index.ts:88:11)\n"
+        'Extension "tor" failed to load',
+    ], bucket="unknown_non_zero")
+    # and beside a real connection error it no longer takes the message from network
+    assert_not_read("agent-run", "spawn-failed", [
+        "Error: Unsupported platform: darwin/ia32\n"
+        "request to https://api.anthropic.com/v1/messages failed, reason: getaddrinfo ENOTFOUND api.anthropic.com",
+    ], bucket="network")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "spawn-failed", [
+        "# [regression] Copilot stopped working on FreeBSD: Unsupported platform: freebsd/x64",
+        "Error: Unsupported platform: freebsd (arm64)\n"
+        "    at file:///home/u/.local/lib/node_modules/@openai/codex/bin/codex.js:70:9",
+    ], bucket="spawn_failure")
+
+
+def test_nixos_stub_ld_reads_only_the_agent_binary():
+    # nixos-stub-ld-refused used to read NixOS's refusal of any program, so a running agent's
+    # ripgrep, a build's esbuild or Codex's sandbox helper was read as spawn_failure.
+    tail = ("\nNixOS cannot run dynamically linked executables intended for generic\n"
+            "linux environments out of the box. For more information, see:\n"
+            "https://nix.dev/permalink/stub-ld")
+    assert_not_read("agent-run", "spawn-failed", [
+        '⏺ Search(pattern: "TODO")\nError: Could not start dynamically linked executable: '
+        "/home/u/.npm-global/lib/node_modules/@anthropic-ai/claude-code/vendor/ripgrep/x64-linux/rg" + tail,
+        "exec bash -lc 'npm run build' in /home/u/proj exited 127 in 80ms:\n"
+        "Could not start dynamically linked executable: /home/u/proj/node_modules/@esbuild/linux-x64/bin/esbuild" + tail,
+        "Could not start dynamically linked executable: /home/u/.codex/tmp/arg0/codex-linux-sandbox" + tail
+        + "\nsandbox error: command exited with 127",
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "spawn-failed", [
+        "Could not start dynamically linked executable: "
+        "/nix/store/iprd5kgchxn87lmg7z9v3qd3vgpx92z3-pi-coding-agent-0.78.0/lib/pi/pi" + tail,
+    ], bucket="spawn_failure")
+
+
+def test_remote_cli_install_stands_down_for_plain_connection_errors():
+    # remote-host-cli-install-failed used to veto only Node's error codes, so curl's and ssh's
+    # connection errors in words were read as spawn_failure instead of network.
+    assert_not_read("agent-run", "spawn-failed", [
+        "Error: Couldn't install the Claude CLI on the remote (cli archive): curl: (7) Failed to connect "
+        "to downloads.claude.ai port 443: Connection refused",
+        "Couldn't install the Claude CLI on the remote: ssh: connect to host devbox port 22: Connection refused",
+        "Couldn't install the Claude CLI on the remote (cli archive): curl: (6) Could not resolve host: downloads.claude.ai",
+        "Couldn't install the Claude CLI on the remote (cli archive): network is unreachable",
+    ], bucket="network")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "spawn-failed", [
+        "Couldn't install the Claude CLI on the remote (cli archive)",
+    ], bucket="spawn_failure")
