@@ -1071,3 +1071,57 @@ def test_pluggy_error_in_app_test_stays_test():
     assert_read("devflow", "plugin-init-error", [
         "ValueError: Plugin already registered under a different name: pytest_profiling=<module 'pytest_profiling' from '/usr/local/lib/python3.10/site-packages/pytest_profiling.py'>",
     ], bucket="plugin_startup")
+
+
+CDN_SPEC_FAILURE = """Failures:
+
+  1) Pod::CDNSource raises an informative error when the CDN answers 500
+     Failure/Error: expect { @source.search('BeaconKit') }.to raise_error(Pod::Informative, "CDN: test_cdn_repo_local URL couldn't be downloaded: http://localhost:4321/CocoaPods-version.yml Response: 500")
+       expected Pod::Informative with message "CDN: test_cdn_repo_local URL couldn't be downloaded: http://localhost:4321/CocoaPods-version.yml Response: 500", got #<Pod::Informative: [!] CDN: test_cdn_repo_local URL couldn't be downloaded: http://localhost:4321/CocoaPods-version.yml Response: 500 Internal Server Error>
+
+Finished in 2.31 seconds (files took 1.2 seconds to load)
+212 examples, 1 failure"""
+
+
+def test_cocoapods_cdn_refusal_from_a_local_stub_server_is_no_registry_outage():
+    # package-cdn-or-release-server-status-refused used to read any CDN refusal, so a failing
+    # CocoaPods spec that stubs the CDN on localhost:4321 was read as infra (dependency-fetch-refused).
+    assert_not_read("devflow", "dependency-fetch-refused", [CDN_SPEC_FAILURE], bucket="test")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "dependency-fetch-refused", [
+        "# CDN: trunk URL couldn't be downloaded: https://cdn.cocoapods.org/CocoaPods-version.yml Response: 403",
+        "➤ YN0035: The remote server failed to provide the requested resource\n➤ YN0035:   Response Code: 530\n"
+        "➤ YN0035:   Request Method: GET\n➤ YN0035:   Request URL: https://nightly.yarnpkg.com/latest.js",
+    ], bucket="infra")
+
+
+def test_registry_host_said_not_to_be_down_is_no_outage():
+    # package-host-reported-down used to read the host phrase whatever surrounded it, so a report
+    # that rules the outage out ("I don't think pypi.org is down") went to infra over its own failure.
+    assert_not_read("devflow", "network-env", [
+        "I don't think pypi.org is down (pip download works from the same runner); the extension failed to activate after the update",
+        "I thought registry.npmjs.org was down, but npm ping answers; the plugin could not be loaded: unknown plugin 'foo'",
+    ], bucket="plugin_startup")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "network-env", [
+        "# MSYS2 acquisition failed\nWhen doing fresh build from vcpkg anything that requires msys2, build will fail due to repo.msys2.org being down",
+        "npm install fails again, registry.npmjs.org is down",
+    ], bucket="infra")
+
+
+def test_local_app_server_answering_500_is_no_remote_outage():
+    # urllib3-retries-exhausted-on-server-status used to read any host, so a project's own local
+    # server crashing with 500s (a code bug) was read as infra (network-env).
+    texts = [
+        "requests.exceptions.RetryError: HTTPConnectionPool(host='127.0.0.1', port=5000): Max retries exceeded with url: /api/users "
+        "(Caused by ResponseError('too many 500 error responses'))\nThe endpoint crashes with KeyError: 'email' in create_user()",
+        "Traceback (most recent call last):\n  File \"app/client.py\", line 40, in fetch\n    r = session.get(url)\n"
+        "requests.exceptions.RetryError: HTTPConnectionPool(host='localhost', port=8080): Max retries exceeded with url: /graphql "
+        "(Caused by ResponseError('too many 500 error responses'))",
+    ]
+    assert_not_read("devflow", "network-env", texts, not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "network-env", [
+        "ERROR: HTTPSConnectionPool(host='center.conan.io', port=443): Max retries exceeded with url: /v1/ping "
+        "(Caused by ResponseError('too many 502 error responses',)). [Remote: conan-center]",
+    ], bucket="infra")
