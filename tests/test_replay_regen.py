@@ -1697,3 +1697,128 @@ def test_model_reply_without_action_zh_leaves_a_page_that_fails_to_the_product()
         "每次提交表单后网站报错，模型响应中没有操作，测试无法继续",
     ], bucket="product-uxux")
     assert_read("regen", "tool-code-error", [OWN], bucket="infra")
+
+
+def test_expired_card_scenario_or_app_expiry_bug_is_not_stale_test_card():
+    # e2e-test-card-expired used to read "using expired card", a present-tense "card's expiration
+    # date is in the past" and cards the text says are still valid, so a checkout that accepts an
+    # expired card or rejects a valid one was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "E2E test `declines payment using expired card` fails: checkout accepts the order instead of showing 'Your card has expired'.",
+        "Since the year rollover checkout rejects every payment with 'Your card's expiration date is in the past' even for 12/29. E2E tests fail on the payment step.",
+        "Customers get errors that the card is expired even though it expires in 2027; our e2e tests fail on it too.",
+        "E2E tests fail: the expiry date of the card is set to 12/34 but the payment form still rejects it as expired.",
+        "Regression in 3.2: the checkout e2e tests fail because of expired card errors shown for cards expiring next year; the month/year parsing swapped.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "# E2E tests failing due to expired test card details\nE2E tests are failing due to the use of expired test card details (main card expiry is Feb 2024).",
+        "As tests suddenly fail, I had a quick look and saw that credit card valid dates were already in the past. So I updated them.",
+        "# Fix end to end tests.\nWe were getting errors that the card was expired.",
+    ], bucket="stale-script")
+
+
+def test_app_hardcoded_date_beside_failing_e2e_is_not_stale_fixture():
+    # e2e-fixture-date-now-in-past used to read any "hardcoded ... date/year ... now in the past"
+    # beside the word test, so an app component's or service's own stale date was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "The promo banner component hardcodes the sale end date 2024-12-31 (now in the past), so the e2e test for the banner fails: the banner is hidden.",
+        "E2E tests fail: the pricing service has a hardcoded early-bird cutoff of 2025 which is now in the past, so every quote shows the full price.",
+        "The test fails because the backend hardcodes the fiscal year 2024, now in the past, and rejects new invoices.",
+        "Checkout e2e spec fails: the coupon validator hard-codes the expiry timestamp, which is already in the past, so valid coupons are refused.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "# [CI fix] test_event_time_display: _create_fixed_event uses hardcoded April 13 2026 (now in the past)",
+        "The e2e helper hardcodes 2024-01-01 as the booking date (now in the past), so the test fails.",
+    ], bucket="stale-script")
+
+
+def test_app_action_deleting_test_user_is_not_lost_test_account():
+    # e2e-seeded-test-account-gone used to read any "deleted/removed/wiped/purged the test user",
+    # with no test-failure context, so the app's own delete, logout or bulk action on the test user
+    # (or its data) was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Saving the profile form wiped the test user's address book; the e2e test then fails on the address step.",
+        "The Delete button says it deleted the test user, but after reload the test user is still listed.",
+        "Bug: bulk action 'Deactivate' removed all test accounts from the org instead of only the selected one; e2e test for bulk actions fails.",
+        "Logging out removed the test user's saved cart; the e2e checkout test fails.",
+        "The nightly cleanup job in the app purged the test accounts created today, not just the 30-day-old ones, so the signup e2e fails.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "For the second time in a week the staging service appears to have forgotten our test account, causing our automated tests to fail.",
+        "Our seeded test user was deleted from staging, so the e2e login fails.",
+    ], bucket="stale-script")
+
+
+def test_removed_element_breaking_e2e_is_not_stale_count():
+    # e2e-count-broken-by-removed-item used to read anything "no longer present / was removed ...
+    # breaking the ... e2e tests", so a regressed button, a missing CSRF token or a dropped auth
+    # cookie was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Regression: the 'Add to cart' button is no longer present on product pages since v2.3, breaking the shopping cart e2e tests.",
+        "After the upgrade the CSRF token is no longer present in the form, breaking the login e2e tests: every submit returns 403.",
+        "The auth cookie was removed on page reload, breaking the cypress tests: the user is logged out after every refresh.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "Because of changes on the backend the ui-sql-cache is not present anymore, breaking the count on the e2e test for the feature-flags.",
+        "The plan was removed from the backend, breaking the count in the plans e2e test.",
+    ], bucket="stale-script")
+
+
+OWN_8000 = ("# When taking screenshots, it sometimes cannot parse images because of too high dimensions:\n"
+            "messages.2.content.1.image.source.base64.data: At least one of the image dimensions exceed max allowed size: 8000 pixels")
+
+
+OWN_2000 = ("I was asking for AI to take screenshot and suddenly I got this\n"
+            "messages.3.content.318.image.source.base64.data: At least one of the image dimensions exceed max allowed size for many-image requests: 2000 pixels")
+
+
+def test_image_dimension_refusal_of_an_image_the_app_under_test_forwards_is_the_product():
+    # model-refuses-image-dimensions used to veto only upload/avatar/profile picture, so an
+    # AI chat app under test that forwards an attached or dragged-in image to Claude without
+    # resizing it was read as infra (the tool's screenshot).
+    assert_not_read("regen", "tool-setup-error", [
+        'Test generation stopped at step 4 of "Ask about an image": the agent attached a 9000x3000 PNG '
+        'in the chat composer and pressed Send; the app showed a red banner: "invalid_request_error: '
+        'messages.0.content.1.image.source.base64.data: At least one of the image dimensions exceed max '
+        'allowed size: 8000 pixels" and no answer came. The app does not resize attached images before '
+        'sending them to Claude, so the feature is broken.',
+        'Step "drop a receipt image onto the chat" failed. The app\'s chat returned {"type":"error","error":'
+        '{"type":"invalid_request_error","message":"messages.0.content.0.image.source.base64.data: At least '
+        'one of the image dimensions exceed max allowed size: 8000 pixels"}} after dragging the scanned '
+        'receipt in; the feature under test does not work with large scans.',
+    ], bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-setup-error", [OWN_8000, OWN_2000], bucket="infra")
+
+
+def test_many_image_refusal_after_an_agent_loop_is_the_agents_course():
+    # model-refuses-image-dimensions used to fire whatever led to the many-image limit, so an
+    # agent that looped on a modal (or repeated one action) taking a screenshot each time until
+    # the request held too many images was read as infra instead of agent-course.
+    assert_not_read("regen", "tool-setup-error", [
+        'The agent looped on the cookie consent modal, clicking "Accept" and taking a screenshot after '
+        'every click. After 35 identical screenshots the model call failed: messages.70.content.0.'
+        'image.source.base64.data: At least one of the image dimensions exceed max allowed size for '
+        'many-image requests: 2000 pixels. The modal was dismissable with the X button the agent never tried.',
+        'Agent repeated the same action (scroll down + screenshot) 40 times without making progress on '
+        'the goal, until the request failed with invalid_request_error: At least one of the image '
+        'dimensions exceed max allowed size for many-image requests: 2000 pixels.',
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-setup-error", [OWN_2000], bucket="infra")
+
+
+def test_image_dimension_refusal_that_a_retry_cleared_is_a_blip():
+    # model-refuses-image-dimensions used to fire on one refused call the report says a retry
+    # cleared, so an intermittent one-off was read as infra instead of transient.
+    assert_not_read("regen", "tool-setup-error", [
+        'One LLM call failed with invalid_request_error: messages.3.content.1.image.source.base64.data: '
+        'At least one of the image dimensions exceed max allowed size: 8000 pixels; the retry passed and '
+        'the run finished green. Intermittent, seen only once in 200 runs.',
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-setup-error", [OWN_8000], bucket="infra")
