@@ -936,3 +936,64 @@ def test_nothing_resumes_beside_session_limit_or_lost_handback_is_not_a_stall():
         "Der Watcher führt ausdrücklich nur kind=task aus. Nichts nimmt die Arbeit wieder auf.",
         "Rückfrage während eines Tasks wird als 'done' quittiert — Arbeit gilt als erledigt, obwohl sie offen ist",
     ], bucket="stalled_no_progress")
+
+
+def test_review_bot_blocks_merge_stands_down_for_red_tests_and_reviewers_that_never_ran():
+    # review-bot-blocks-merge used to read any "<bot> review blocks merge", so a red test run
+    # mentioned beside it was read as review_blocked (decided before verification_red).
+    assert_not_read("orchestration", "review-blocking", [
+        "AI review check blocks merge because CI is red: FAILED tests/test_api.py::test_create_user - AssertionError: assert 500 == 201. Error: Process completed with exit code 1.",
+        "Automated review blocks merging until the pipeline is green; right now `npm test` exits 1 with 3 failing tests in src/parser.test.ts.",
+    ], bucket="verification_red")
+    # ... and a review job that never ran (CLI not installed, secret not set) as a review verdict to relay.
+    assert_not_read("orchestration", "review-blocking", [
+        "The Gemini code review job still blocks the merge: the gemini CLI isn't installed on the runner, so gemini_review reports not_exec and the required gate fails. codex PASS.",
+        "The automated Copilot review currently blocks the Mergeable Check on every fork PR: the job fails with `Error: OPENAI_API_KEY is not set` because secrets are not passed to forks, so it never reviews anything.",
+    ], not_bucket="review_blocked")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "review-blocking", [
+        "A failed `Code Review` job (automated Copilot review) currently blocks the `Mergeable Check` status, e.g. https://github.com/ClickHouse/ClickHouse/pull/104679.",
+    ], bucket="review_blocked")
+
+
+def test_severity_findings_block_merges_stands_down_for_clean_reviews_and_policy_lines():
+    # severity-findings-block-merges used to read "<severity> findings that block the merge" after
+    # "no"/"only", so a clean review or a policy line beside a red verifier was read as review_blocked.
+    assert_not_read("orchestration", "review-blocking", [
+        "Review: APPROVED, no P0 or P1 findings that block the merge.\nVerification: FAIL. `pytest -q` exit code 1: FAILED tests/test_dates.py::test_parse_iso - AssertionError: assert None == datetime(2024, 1, 1)",
+        "Codex review found no critical findings that block merging. The verifier then ran `npm test`: 2 failing tests in src/cart.test.ts, exit code 1.",
+        "Only P0 findings that block merges are listed here; the P2 notes are advisory. Verification is red: `go test ./...` FAIL github.com/acme/api/handlers 0.412s",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "review-blocking", [
+        "Feature request: add a config option so that only critical findings that block merges are posted as review comments; lower severities should go to the summary.",
+    ], bucket="unknown")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "review-blocking", [
+        "# fix(securityaudit): auditor instructions have no scope; product decisions the issue made are reported as p2 findings and block merges",
+    ], bucket="review_blocked")
+
+
+def test_reviewer_cannot_run_is_not_a_human_review_not_yet_given():
+    # review-gate-reviewer-cannot-run used to read "there is no <anyone> review of <sha> ... gate",
+    # so a required human review not yet given was read as environment_false_red.
+    assert_not_read("orchestration", "clean-env-green", [
+        "There is no human review of `9c1e2d4f` yet, so the required-review gate blocks the merge; CI itself is green.",
+    ], bucket="unknown")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "clean-env-green", [
+        "The gate is **correct to fail**: there genuinely is no Greptile review of `bd8c9a0f`, and a gate timeout is a refusal rather than a flake.",
+    ], bucket="environment_false_red")
+
+
+def test_plan_tier_ci_red_stands_down_when_tests_in_the_same_log_are_red():
+    # review-tool-plan-tier-ci-red vetoed only "assertionerror", "tests failed" and "failing test",
+    # so a CI log with pytest's FAILED line or a collection error beside the Sourcery plan
+    # message was read as environment_false_red.
+    assert_not_read("orchestration", "clean-env-green", [
+        "Lint and tests on CI:\nFAILED tests/test_api.py::test_login - KeyError: 'token'\n1 failed, 57 passed in 3.21s\nThen the sourcery step: The Sourcery CLI is not available with this tier of Sourcery.\nError: Process completed with exit code 1.",
+        "Run sourcery review --check .\nThe Sourcery CLI is not available with this tier of Sourcery.\nError: Process completed with exit code 1.\nRun pytest\nE   ModuleNotFoundError: No module named 'app.settings'\nERROR tests/test_app.py - 1 error during collection\nError: Process completed with exit code 2.",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "clean-env-green", [
+        "During github actions we get the following error:\nThe Sourcery CLI is not available with this tier of Sourcery.\nPlease upgrade at https://sourcery.ai/pricing/\nError: Process completed with exit code 1.",
+    ], bucket="environment_false_red")
