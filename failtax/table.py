@@ -10,6 +10,8 @@ Evaluation spec (the table *is* the product; this is its contract):
    - ``contains``: any of these literals appears (case-insensitive substring);
    - ``and_contains``: and any of these literals appears too;
    - ``unless``: none of these literals appears (a veto, never a match on its own);
+     ``unless_sets`` names word lists of the table's ``[vetoes]`` that several rules
+     share, read as if their words were appended to ``unless``;
    - ``regex``: a linear-time RE2 expression finds a match (case-insensitive unless
      the pattern says ``(?-i)``);
    - ``http_status``: an HTTP status appears after a context word (``http 429``,
@@ -30,7 +32,8 @@ Evaluation spec (the table *is* the product; this is its contract):
    signal is in ``signals``, in its order, and adds them after this table's own rules,
    with ids ``<source>-<id>``. A borrowed signal may not be one of this table's own:
    ``rename`` gives it another name (``rename = { overloaded = "agent-run-overloaded" }``).
-   A table written by :func:`save_table` holds the borrowed rules themselves.
+   A table written by :func:`save_table` holds the borrowed rules themselves, and every
+   rule's ``unless`` words in full.
 2. **Route.** ``[[route]]`` rules are tried in order; the first whose ``any`` (one of
    these signals present), ``all`` (every one present) and ``none`` (none present) all
    hold decides the bucket. A route may override the bucket's ``title``, ``detail`` and
@@ -549,10 +552,10 @@ _EXTRACT_TYPES: dict[str, tuple[type, ...]] = {
     "unless": (list,), "regex": (str,), "http_status": (list,), "exit_code": (list,),
     "has_signal": (bool,), "posix_signal": (list,), "frame_subtype": (list,),
     "frame_error": (bool,), "field": (str,), "op": (str,), "value": (str, int, float, bool, list),
-    "capture": (str,), "note": (str,),
+    "capture": (str,), "note": (str,), "unless_sets": (list,),
 }
 _ITEM_TYPES = {
-    "contains": str, "and_contains": str, "unless": str, "frame_subtype": str,
+    "contains": str, "and_contains": str, "unless": str, "unless_sets": str, "frame_subtype": str,
     "http_status": int, "exit_code": int, "posix_signal": int,
     "any": str, "all": str, "none": str, "signals": str,
 }
@@ -595,12 +598,35 @@ def _typed(row: Any, types: Mapping[str, tuple[type, ...]], *, path: str | None,
     return dict(row)
 
 
-def _extract_rules(rows: Sequence[Any], path: str | None) -> list[ExtractRule]:
+def _vetoes(raw: Any, path: str | None) -> dict[str, tuple[str, ...]]:
+    """The ``[vetoes]`` table: named word lists that rules' ``unless_sets`` share."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise TableError("'vetoes' must be a table of named word lists ([vetoes])", path=path)
+    out = {}
+    for name, words in raw.items():
+        if not isinstance(words, list) or not words or not all(isinstance(w, str) and w for w in words):
+            raise TableError(f"[vetoes] {name!r} must be a non-empty list of words", path=path)
+        out[name] = tuple(words)
+    return out
+
+
+def _extract_rules(rows: Sequence[Any], path: str | None,
+                   vetoes: Mapping[str, tuple[str, ...]] | None = None) -> list[ExtractRule]:
+    vetoes = vetoes or {}
+    used: set[str] = set()
     out = []
     for i, row in enumerate(rows):
         d = _typed(row, _EXTRACT_TYPES, path=path, kind="extract", index=i)
         if "signal" not in d:
             raise TableError("an extract rule needs a 'signal'", path=path, rule=d["id"])
+        for name in d.pop("unless_sets", ()):
+            if name not in vetoes:
+                raise TableError(f"'unless_sets' names {name!r}, which [vetoes] does not define",
+                                 path=path, rule=d["id"])
+            used.add(name)
+            d["unless"] = [*d.get("unless", ()), *vetoes[name]]
         d["signal"] = normalise_signal_name(d["signal"])
         for k in ("contains", "and_contains", "unless", "http_status", "exit_code", "posix_signal", "frame_subtype"):
             if k in d:
@@ -608,6 +634,9 @@ def _extract_rules(rows: Sequence[Any], path: str | None) -> list[ExtractRule]:
         if isinstance(d.get("value"), list):
             d["value"] = tuple(d["value"])
         out.append(ExtractRule(**d))
+    unused = sorted(set(vetoes) - used)
+    if unused:
+        raise TableError(f"[vetoes] {', '.join(map(repr, unused))} named by no rule's 'unless_sets'", path=path)
     return out
 
 
@@ -682,7 +711,7 @@ def _source_rules(ref: str, path: str | None, label: str) -> tuple[str, list[Ext
     source = header.get("name", header.get("taxonomy", name))
     if not isinstance(source, str) or not source:
         source = name
-    return source, _extract_rules(rows, where)
+    return source, _extract_rules(rows, where, _vetoes(doc.get("vetoes"), where))
 
 
 def table_from_mapping(doc: Mapping[str, Any], *, path: str | None = None) -> RuleTable:
@@ -692,10 +721,10 @@ def table_from_mapping(doc: Mapping[str, Any], *, path: str | None = None) -> Ru
     """
     if not isinstance(doc, Mapping):
         raise TableError("a table document must be a TOML table", path=path)
-    unknown = set(doc) - {"table", "extract", "borrow", "route", "locate"}
+    unknown = set(doc) - {"table", "vetoes", "extract", "borrow", "route", "locate"}
     if unknown:
-        raise TableError(f"unknown top-level keys {sorted(unknown)}; expected [table], [[extract]], [[borrow]], "
-                         "[[route]], [[locate]]", path=path)
+        raise TableError(f"unknown top-level keys {sorted(unknown)}; expected [table], [vetoes], [[extract]], "
+                         "[[borrow]], [[route]], [[locate]]", path=path)
     header = doc.get("table")
     if not isinstance(header, dict):
         raise TableError("missing the [table] header (name, taxonomy, version, fallback)", path=path)
@@ -711,7 +740,7 @@ def table_from_mapping(doc: Mapping[str, Any], *, path: str | None = None) -> Ru
         if key in doc and not isinstance(doc[key], list):
             raise TableError(f"{key!r} must be an array of tables ([[{key}]])", path=path)
 
-    extract = _extract_rules(doc.get("extract", []), path)
+    extract = _extract_rules(doc.get("extract", []), path, _vetoes(doc.get("vetoes"), path))
     if "borrow" in doc:
         extract += _borrowed(doc["borrow"], extract, path)
     route = []

@@ -226,6 +226,43 @@ def test_every_shipped_table_round_trips(tmp_path, name):
 # ------------------------------------------------------------------ saving
 
 
+VETOES = """
+[vetoes]
+calm-words = ["dry run", "expected"]
+"""
+
+
+def test_unless_sets_read_as_their_words_appended_to_unless(tmp_path):
+    shared = read_table(write(tmp_path, HEADER + VETOES + """
+[[extract]]
+id = "boom"
+signal = "boom"
+contains = ["boom"]
+unless = ["quiet"]
+unless_sets = ["calm-words"]
+""" + ROUTE))
+    inline = read_table(write(tmp_path, HEADER + EXTRACT.replace('contains = ["boom"]',
+                              'contains = ["boom"]\nunless = ["quiet", "dry run", "expected"]') + ROUTE, "inline.toml"))
+    assert shared.extract == inline.extract
+    for text, bucket in (("boom", "network"), ("boom in a dry run", "unknown_non_zero"),
+                         ("expected boom", "unknown_non_zero"), ("quiet boom", "unknown_non_zero")):
+        assert failtax.classify({"text": text, "exit_code": 1}, table=shared).bucket == bucket, text
+    # a saved table holds the words in full, and reads back the same
+    assert read_table(save_table(shared, tmp_path / "saved.toml")) == shared
+    assert "vetoes" not in (tmp_path / "saved.toml").read_text(encoding="utf-8")
+
+
+def test_unless_sets_must_name_a_defined_set_and_every_set_must_be_used(tmp_path):
+    bad = write(tmp_path, HEADER + EXTRACT.replace('contains = ["boom"]', 'contains = ["boom"]\nunless_sets = ["nope"]'))
+    with pytest.raises(TableError, match="'nope', which \\[vetoes\\] does not define") as e:
+        read_table(bad)
+    assert "boom" in str(e.value) and str(bad) in str(e.value)
+    with pytest.raises(TableError, match="'calm-words' named by no rule"):
+        read_table(write(tmp_path, HEADER + VETOES + EXTRACT, "unused.toml"))
+    with pytest.raises(TableError, match="non-empty list of words"):
+        read_table(write(tmp_path, HEADER + '[vetoes]\ncalm-words = []\n' + EXTRACT, "empty.toml"))
+
+
 def test_save_table_round_trips_and_writes_a_header(tmp_path):
     t = read_table(write(tmp_path, HEADER + EXTRACT + ROUTE))
     out = save_table(t, tmp_path / "sub" / "out.toml")
