@@ -805,3 +805,78 @@ def test_remote_cli_install_stands_down_for_plain_connection_errors():
     assert_read("agent-run", "spawn-failed", [
         "Couldn't install the Claude CLI on the remote (cli archive)",
     ], bucket="spawn_failure")
+
+
+def test_page_or_file_open_in_another_browser_or_editor_is_not_agent_held_elsewhere():
+    # other-instance-already-running used to take any one word before "pane/window/tab", so
+    # "already open in another browser tab" and "... another editor window" were read as live_elsewhere.
+    assert_not_read("agent-run", "other-instance-holds", [
+        "Error: This session is already open in another browser tab. Playwright: browser is busy",
+        "The file is already open in another editor window; cannot save changes. EACCES: permission denied",
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "other-instance-holds", [
+        "this session is already open in another Reasonix window or still running in the background; close the other window or open a copy",
+        "This conversation is already open in another pane (block 3f2a)",
+    ], bucket="live_elsewhere")
+
+
+def test_left_over_in_use_mark_or_refused_connection_is_not_session_held_by_another_client():
+    # session-in-use-by-another-client used to fire on an in-use mark the reporter says no other
+    # instance holds, and on the warning beside a refused connection, so both were read as live_elsewhere.
+    assert_not_read("agent-run", "other-instance-holds", [
+        "The UI shows the session as in-use even though no other instance is running; the lock file is left over after a crash",
+    ], bucket="unknown_non_zero")
+    assert_not_read("agent-run", "other-instance-holds", [
+        "Warning: session in use by another client. Error: connect ECONNREFUSED 127.0.0.1:8080",
+    ], bucket="network")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "other-instance-holds", [
+        "Resume after /new shows previous session as in-use",
+        "Warning: session in use by another CLI or application",
+    ], bucket="live_elsewhere")
+
+
+def test_second_copy_killed_for_memory_is_not_live_elsewhere():
+    # second-copy-while-one-running used to fire on any second process beside a running one, so a
+    # second copy the OOM killer or SIGKILL ended was read as live_elsewhere instead of killed.
+    assert_not_read("agent-run", "other-instance-holds", [
+        "If I spawn a second process while another is still running, the first gets killed by the OOM killer (exit 137)",
+        "Cannot run multiple claude processes simultaneously on this machine due to memory; the second is killed with SIGKILL",
+    ], bucket="killed")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "other-instance-holds", [
+        "When attempting to run a second `opencode` process while one is already running, the following error occurs:\nSQLiteError: locking protocol",
+        "Cannot run multiple opencode processes simultaneously",
+    ], bucket="live_elsewhere")
+
+
+def test_resume_that_failed_on_its_own_beside_an_archived_session_is_not_agent_deleted():
+    # resume-session-was-archived used to fire on any archived session beside a resume, so a resume
+    # that broke on a reset connection or a missing binary was read as agent_deleted.
+    assert_not_read("agent-run", "agent-not-found", [
+        "The session was archived successfully. Then `claude --resume` failed with ECONNRESET: socket hang up",
+    ], bucket="network")
+    assert_not_read("agent-run", "agent-not-found", [
+        "Error: spawn claude ENOENT while trying to resume session; the session was archived",
+    ], bucket="spawn_failure")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "agent-not-found", [
+        "When using `claude --resume <session_id>` to continue a session, the CLI returns `error_during_execution` (rc=1) with 0 turns. The session JSONL file has been auto-archived (moved from `~/.claude/projects/<project>/` to `~/.claude/projects-archive/`).",
+    ], bucket="agent_deleted")
+
+
+def test_untrusted_root_on_a_code_signature_is_not_network():
+    # network-tls-schannel-untrusted-root used to fire on the chain codes wherever they stood, so an
+    # Authenticode signature Windows would not trust was read as a network failure.
+    for text in [
+        "claude.exe failed to start: Windows cannot verify the digital signature (CERT_TRUST_IS_UNTRUSTED_ROOT); the binary is blocked by SmartScreen",
+        "Authenticode verification failed: CERT_TRUST_IS_UNTRUSTED_ROOT for the codex.exe signature, so Windows refused to launch it",
+        "Windows: error 0x80090325 when signing the installer with signtool: the certificate chain was issued by an authority that is not trusted",
+    ]:
+        assert_not_read("agent-run", "network-error", [text], not_bucket="network")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "network-error", [
+        "Windows Codex stuck on \u201cReconnecting... waiting for network\u201d when Schannel certificate validation fails\nSEC_E_UNTRUSTED_ROOT (0x80090325)",
+        "CertGetCertificateChain: CERT_TRUST_IS_UNTRUSTED_ROOT",
+    ], bucket="network")
