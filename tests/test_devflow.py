@@ -1125,3 +1125,58 @@ def test_local_app_server_answering_500_is_no_remote_outage():
         "ERROR: HTTPSConnectionPool(host='center.conan.io', port=443): Max retries exceeded with url: /v1/ping "
         "(Caused by ResponseError('too many 502 error responses',)). [Remote: conan-center]",
     ], bucket="infra")
+
+
+def test_argument_list_too_long_of_a_command_the_agent_ran_is_not_its_prompt():
+    # agent-cli-argument-list-too-long used to accept any 60 characters between the agent's
+    # `name:` and the refusal, so a command the agent ran itself (git, rm) refused as too long
+    # was read as the agent's prompt: prompt_delivery (over a red CI step) instead of infra.
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "aider: error running git add: /usr/bin/git: Argument list too long\n"
+        "##[error]Process completed with exit code 126.",
+        "codex: exec failed: /bin/sh: rm: Argument list too long\n"
+        "##[error]Process completed with exit code 1.",
+        "claude: running `git commit` with 40000 files: /usr/bin/git: Argument list too long\n"
+        "##[error]Process completed with exit code 126.",
+    ], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "prompt-handoff-failed", [
+        "/opt/hostedtoolcache/node/22.22.2/x64/bin/opencode: Argument list too long\n"
+        "##[error]Process completed with exit code 126.",
+        ".../npm/gemini: line 15: .../node: Argument list too long",
+        "error: agent fix tests: claude start: fork/exec <agent>: argument list too long",
+        "/usr/bin/opencode: La lista de argumentos es demasiado larga",
+    ], bucket="prompt_delivery")
+
+
+def test_agent_error_over_a_builds_spawn_enametoolong_is_not_the_prompt():
+    # agent-cli-prompt-not-received used to read `spawn ENAMETOOLONG` anywhere within 40
+    # characters after `Agent ... error:`, so a build the agent process ran that Windows refused
+    # (`Agent process error: npm run build: spawn ENAMETOOLONG`) was read as prompt_delivery
+    # instead of the CI failure it is (infra).
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "Agent process error: npm run build: spawn ENAMETOOLONG\n"
+        "##[error]Process completed with exit code 1.",
+        "Agent run error: tsc --build: spawn ENAMETOOLONG\n"
+        "##[error]Process completed with exit code 1.",
+    ], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "prompt-handoff-failed", [
+        "[2026-03-25T14:13:47.041Z] Agent stream error: Error: spawn ENAMETOOLONG",
+        "Agent stream error: spawn ENAMETOOLONG",
+    ], bucket="prompt_delivery")
+
+
+def test_compiler_missing_module_beside_lmstudio_plugin_stderr_stays_compile():
+    # route lmstudio-mcp-plugin-import-failed used to take any missing module beside an
+    # LM Studio `[Plugin(mcp/x)] stderr:` line, so TypeScript's own `error TS2307: Cannot find
+    # module './utils'` in the same log was read as mcp_startup instead of compile.
+    assert_lands("devflow", [
+        "[Plugin(mcp/filesystem)] stderr: Secure MCP Filesystem Server running on stdio\n"
+        "src/app.ts(3,20): error TS2307: Cannot find module './utils' or its corresponding type declarations.",
+    ], bucket="compile")
+    # positive control: the route's own case is still read as the server failing to start
+    assert_read("devflow", "mcp-plugin-stderr", [
+        "[Plugin(mcp/web-search)] stderr: node:internal/modules/cjs/loader:1228\n"
+        "[Plugin(mcp/web-search)] stderr: Error: Cannot find module 'C:\\Users\\me\\~\\mcp\\web-search\\dist\\index.js'",
+    ], bucket="mcp_startup")
