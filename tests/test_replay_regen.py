@@ -1822,3 +1822,142 @@ def test_image_dimension_refusal_that_a_retry_cleared_is_a_blip():
     ], bucket="transient")
     # positive control: the rule's own wording is still read
     assert_read("regen", "tool-setup-error", [OWN_8000], bucket="infra")
+
+
+def test_timezone_rule_leaves_app_time_and_sum_bugs_to_the_app():
+    # tests-assume-machine-timezone-or-locale used to fire on any test failing "in a non-UTC
+    # timezone" / "with the German locale", so an app that returned or showed wrong times or sums
+    # was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Since v2.3 the export spec fails: the API now returns timestamps in the server's local timezone instead of UTC, so every row is shifted by five hours.",
+        "The checkout test fails with the German locale: the price field shows 1.234,00 and the order total is computed as 1.23 \u20ac.",
+        "E2E tests fail in a non-UTC timezone: the booking page shows the event at 23:00 instead of 18:00 after saving.",
+        "All tests fail in another time zone because the app's server returns 500 Internal Error on /api/events?tz=Europe/Berlin",
+    ], bucket="product-defect")
+    assert_not_read("replay", "label-path-mismatch", [
+        "AssertionError: expected 'Jan 1, 2049 6:00 PM' to equal 'Jan 1, 2049 11:00 PM'. The scheduling test fails when the browser has a different timezone: the scheduled post is published five hours late.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "# Change asserts of the date that can change with timezone\nWhen I execute the Cypress tests in my timezone the tests fail.\nChange assert of day",
+        "# Fix Cypress tests that fail locally but pass on GitHub due to time zone difference",
+        "# E2E test fail with german locale\nThe tests do not really change the language to english resulting in all tests failing.",
+    ], bucket="stale-script")
+
+
+def test_puppeteer_removed_method_rule_leaves_the_apps_own_uncaught_typeerror():
+    # script-calls-removed-puppeteer-page-method used to read any `this.page.waitFor is not a
+    # function`, so the app's own uncaught browser exception was read as infra.
+    assert_not_read("replay", "test-tool-regression", [
+        "Uncaught TypeError: this.page.waitFor is not a function\n    at PageController.render (https://shop.example.com/static/js/main.3f2a.js:1:2231)\nThe storefront shows a blank screen after clicking Checkout.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "test-tool-regression", [
+        "Error occurred: TypeError: page.waitForTimeout is not a function",
+        "When running e2e tests, they fail with the error `Property 'waitForTimeout' does not exist on type 'Page'.`",
+    ], bucket="infra")
+
+
+def test_selenium_keyword_rule_leaves_the_apps_own_server_errors():
+    # script-passes-removed-selenium-keyword used to read any "unexpected keyword argument
+    # 'executable_path'" / "unknown keyword: :capabilities", so the app's own 500 tracebacks
+    # were read as infra.
+    assert_not_read("replay", "test-tool-regression", [
+        "Traceback (most recent call last):\n  File \"/srv/app/views.py\", line 88, in export\n    report = ReportBuilder(data, executable_path=settings.BIN)\nTypeError: __init__() got an unexpected keyword argument 'executable_path'\nInternal Server Error: /reports/export",
+        "ActionView::Template::Error (unknown keyword: :capabilities):\n  app/views/admin/roles/edit.html.erb:12 -- the admin roles page returns 500 after the last deploy.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "test-tool-regression", [
+        "    return webdriver.Chrome(service=service, options=options,\nTypeError: __init__() got an unexpected keyword argument 'desired_capabilities'",
+        "driver.rb:319:in `create_bridge': unknown keyword: :desired_capabilities (ArgumentError)",
+    ], bucket="infra")
+
+
+def test_snapshot_name_rule_leaves_controls_the_page_left_unnamed():
+    # tool-snapshot-drops-accessible-name used to fire on "makes the button invisible to agents using",
+    # so a page whose button has no label (Lighthouse's finding) was read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "This makes the button invisible to AI agents using screen readers too, because the app's button has no label. "
+        "Lighthouse reports: Buttons do not have an accessible name.",
+    ], bucket="product-uxux")
+    assert_not_read("regen", "tool-code-error", [
+        "Accessibility snapshot drops the button name because the icon button has no aria-label; the app's markup is missing it.",
+        "The page snapshot omits the element name since the <div> has no accessible name at all.",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "Accessibility snapshot drops button name when text is nested inside spans with aria-hidden SVG, "
+        "even though getByRole('button', { name: 'Add New Item' }) locates it. "
+        "This makes the button invisible to AI agents using Playwright MCP's snapshot-based navigation.",
+    ], bucket="infra")
+
+
+def test_covered_elements_rule_leaves_an_app_whose_clicks_pass_through_its_overlay():
+    # tool-acts-on-covered-elements used to fire on "fails to ignore elements that are covered",
+    # so an app whose modal lets clicks through to the buttons under it was read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "The modal overlay doesn't close: our app fails to ignore elements that are covered by the backdrop, so clicks go "
+        "through the overlay to the buttons underneath and trigger actions. Users accidentally delete items.",
+    ], bucket="product-uxux")
+    assert_not_read("regen", "tool-code-error", [
+        "Clicks pass through the dialog: the page does not ignore elements that are obscured by the modal; the backdrop "
+        "is missing pointer-events so users click on the hidden buttons under it.",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "It appears that the TESTAR Webdriver doesn't ignore interactive elements when they are clobbered by other divs "
+        "with higher z-index. TESTAR tries to interact with the clobbered buttons, but it cannot.",
+    ], bucket="infra")
+
+
+def test_div_click_handler_rule_leaves_blips_and_named_tool_bugs():
+    # app-control-markup-not-operable used to fire on any "div with a click handler",
+    # so a navigation network blip passed on the next try was read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "Navigation to the settings page failed with net::ERR_NETWORK_CHANGED while clicking a div with a click handler; "
+        "on the next try it passed.",
+    ], bucket="transient")
+    # ... and a browsing tool's own bug on such a control as the product's.
+    assert_not_read("regen", "product-broken", [
+        "Stagehand act() cannot click a div with a click handler on React 18 pages: the action resolves to the parent "
+        "element. Same page works in Playwright directly. Bug in stagehand's observe.",
+        "Browser-use agent fails to open dropdowns: the trigger uses onPointerDown instead of onClick, and browser-use's "
+        "click_element only calls element.click() via JS. Bug in browser-use's controller.",
+        "Our generator fails when the page has a div with an onclick handler: Error: Cannot read property 'tagName' of "
+        "null at ElementMapper.resolve (mapper.ts:88). Internal crash in the recorder.",
+    ], not_bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "# Make CustomDropdown Accessible\nIt is currently a `<div>` with a click handler attached to it.",
+        "It's because the DropdownMenuTrigger component use a `onPointerDown` instead of a `onClick` callback",
+    ], bucket="product-uxux")
+
+
+def test_bare_click_rule_leaves_the_apps_own_pointerdown_only_controls():
+    # tool-click-sends-no-pointer-events used to fire on "a simple click() ... is not enough",
+    # so a report of the app's own control that keyboard users cannot open was read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "Our custom select uses onPointerDown only. A simple click() on the trigger is not enough to open it, so keyboard "
+        "users and screen readers can't open the menu either. This is a bug in our component.",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "`tauri-pilot click` on Radix UI trigger elements does not open the dropdown. The click event fires (returns ok) "
+        "but Radix doesn't react. A simple `click()` or `dispatchEvent(new MouseEvent('click'))` may not be sufficient.",
+    ], bucket="infra")
+
+
+def test_aria_role_rule_leaves_the_apps_keyboard_focus_bugs():
+    # tool-misses-aria-role-controls used to fire on 'not targetable' beside role="tab"/"menuitem",
+    # so an app whose role-carrying controls keyboard users cannot reach was read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        'The tabs in our settings page have role="tab" but they are not targetable by keyboard because the app sets '
+        'tabindex=-1 on all of them; users cannot reach them with Tab.',
+        'Menu items with role="menuitem" are not targetable with the keyboard: our menu component does not implement '
+        'arrow-key focus management (roving tabindex).',
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        '# Dropdown menues in Gmail not targetable\nThese buttons are targetable with VimFX, but the menues aren\'t. The buttons are `div`\'s with the attribute '
+        '`role="button"`. The dropdown menus however dont have this attribute, but instead have `role="menuitem"`.',
+    ], bucket="infra")
