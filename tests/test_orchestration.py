@@ -997,3 +997,118 @@ def test_plan_tier_ci_red_stands_down_when_tests_in_the_same_log_are_red():
     assert_read("orchestration", "clean-env-green", [
         "During github actions we get the following error:\nThe Sourcery CLI is not available with this tier of Sourcery.\nPlease upgrade at https://sourcery.ai/pricing/\nError: Process completed with exit code 1.",
     ], bucket="environment_false_red")
+
+
+def test_short_screen_lock_or_other_cause_is_not_machine_sleep():
+    # frozen-after-long-screen-lock used to accept any lock length ("a few", "a while", any digit) and no other
+    # bucket's words, so a few-minute lock beside a watchdog stall or an overload was read as stalled_machine_sleep.
+    assert_not_read("orchestration", "machine-sleep", [
+        "The Mac was locked for a few minutes while the subagent ran `npm run build` in the foreground with no output; it got stuck and then: Agent stalled: no progress for 600s",
+    ], bucket="stalled_no_progress")
+    assert_not_read("orchestration", "machine-sleep", [
+        'My screen was locked for 5 minutes and when I came back the reviewer subagent was stuck: API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+    ], bucket="subagent_overloaded")
+    assert_not_read("orchestration", "machine-sleep", [
+        "Laptop was locked for about an hour during the run. When I unlocked it, the session was stuck: You've hit your session limit · resets 5pm",
+    ], bucket="usage_limit_mid_task")
+    assert_not_read("orchestration", "machine-sleep", [
+        "The screen was locked for 2 minutes; the implementer refused the relayed must-fix, saying it was a coordinator message without user authorisation, and stays stuck even after I confirmed.",
+    ], bucket="relay_refused")
+    assert_not_read("orchestration", "machine-sleep", [
+        "The machine was locked for a few minutes; the reviewer task-notification arrived with status: completed saying the report was delivered as a message, but the message never appeared and the orchestrator is stuck waiting.",
+    ], bucket="handback_missing")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "machine-sleep", [
+        "When running a long task in opencode on macOS, if the system is locked for an extended period (e.g., about 1 hour), the session becomes unresponsive after unlocking.",
+        "opencode session freezes after macOS lock screen while task remains In Progress",
+        "The laptop was locked for 3 hours and the agent run was frozen when I came back.",
+    ], bucket="stalled_machine_sleep")
+
+
+def test_zh_interrupted_work_with_failed_notification_is_not_a_stall():
+    # interrupted-work-not-resumed-zh used to ignore a failed task notification and a session cap (上限),
+    # so a failed notification over finished commits was read as stalled_no_progress.
+    assert_not_read("orchestration", "stall-watchdog", [
+        "任务通知显示 status: failed，中断的任务没有恢复，但 git log 显示提交已经完成。",
+    ], bucket="notification_failed_work_done")
+    assert_not_read("orchestration", "stall-watchdog", [
+        "达到会话上限后中断的任务不会自动恢复，提示 5 小时后重置。",
+        "实现者拒绝了 SendMessage 转发的 must-fix，认为这是协调者消息，中断的任务无法继续。",
+    ], not_bucket="stalled_no_progress")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "stall-watchdog", [
+        "daemon 重启后中断的 agent 任务不会自动恢复",
+        "agent 正在 running 时重启 daemon，重启后 agent 进入 waiting 状态，未继续原工作，直到 operator 明确提示才恢复。",
+    ], bucket="stalled_no_progress")
+
+
+def test_verifier_or_linter_repeating_after_review_is_not_same_must_fix():
+    # review-continues-same-findings used to accept any subject near the word review, so a verifier or linter
+    # that went on reporting the same problems after the review was read as same_must_fix_twice.
+    assert_not_read("orchestration", "same-must-fix-twice", [
+        "Anon pushed the fix, but Taki continues to report the same problems even after the review was APPROVED: `npm test` exits 1 on test/auth.spec.ts.",
+        "Since the code review merged, the linter continues to report the same issues: ruff E501 in src/app.py, exit code 1.",
+        "After review, CI continues to report the same problems in the type check: mypy error: Incompatible return value type, exit 1.",
+    ], not_bucket="same_must_fix_twice")
+    assert_not_read("orchestration", "same-must-fix-twice", [
+        "Review bot: the implementer refused the relayed must-fix as a coordinator message, so the reviewer continues to raise the same concerns.",
+    ], bucket="relay_refused")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "same-must-fix-twice", [
+        "when they have an agent working on fixing copilot review feedback, Peel continues to report the same issues in its own review.",
+        "The reviewer continues to flag the same issues after the fix was merged.",
+    ], bucket="same_must_fix_twice")
+
+
+def test_old_code_restored_by_rewind_or_restart_is_not_same_test_red():
+    # fix-returns-original-broken-code used to read anyone going back to the old code and any restore of it,
+    # so a checkpoint rewind, an overload restart or a stalled resume was read as same_test_red_twice.
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "After the 529 Overloaded error the subagent restarted and gave back the original broken code instead of its fix.",
+    ], bucket="subagent_overloaded")
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "The subagent stalled mid-task; when I resumed it with SendMessage it went back to the original broken implementation and started the fix from scratch.",
+    ], bucket="stalled_no_progress")
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "I pressed Esc twice to rewind and the checkpoint restore brought back the original broken code, undoing the fix Claude had just made.",
+        "I went back to the original broken code to bisect the regression myself; the fix the agent proposed turned out to be fine, the failure came from the CI runner's Python 3.12.",
+    ], not_bucket="same_test_red_twice")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "same-test-red-twice", [
+        "Asking again to fix it with the error is giving back the initial bugged code (before the first correction)",
+        "Every time I ask it to fix the error it brings back the original broken code.",
+    ], bucket="same_test_red_twice")
+
+
+def test_recurring_timeout_limit_or_env_red_is_not_same_test_red():
+    # repeated-on-same-bug used to read any "failed N times on the same error" with a fix word, so a start-up
+    # timeout, a session limit or a Node-only red was read as same_test_red_twice.
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "The Task failed twice on the same error: Request timed out. Retrying did not help and there is nothing to fix in the prompt.",
+    ], bucket="subagent_overloaded")
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "The subagent failed twice on the same error: You've hit your session limit · resets 5pm. It had applied half the fix.",
+    ], bucket="usage_limit_mid_task")
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "test_parse_date failed three times on the same test after each patch; it passes in a fresh container and on Node 20, only the Node 22 runner with TZ unset is red.",
+    ], bucket="environment_false_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "same-test-red-twice", [
+        "Claude applied another fix and again told the user to try it. This happened FOUR consecutive times on the same scroll bug.",
+        "Multiple round-trips on the same bug — a fix is applied, tested, found broken, patched again.",
+    ], bucket="same_test_red_twice")
+
+
+def test_cascade_cut_by_limit_or_env_red_is_not_same_test_red():
+    # fix-fail-new-fix-cascade used to ignore a clean environment and a session limit,
+    # so an environment-only red or a limit that cut the cycle off was read as same_test_red_twice.
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "Claude spent an hour in a fix-fail-new-fix loop on test_tz, but the test is green in a clean environment: the runner's Node 22 changed Intl date formatting.",
+    ], bucket="environment_false_red")
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "The subagent was in the middle of a fix-fail-propose-new-fix cycle when it hit your session limit · resets 5pm; half the changes are in the working tree.",
+    ], bucket="usage_limit_mid_task")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "same-test-red-twice", [
+        "The fix-fail-propose-new-fix cascade pattern persists even under a strict conformance harness.",
+    ], bucket="same_test_red_twice")
