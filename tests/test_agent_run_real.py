@@ -880,3 +880,78 @@ def test_untrusted_root_on_a_code_signature_is_not_network():
         "Windows Codex stuck on \u201cReconnecting... waiting for network\u201d when Schannel certificate validation fails\nSEC_E_UNTRUSTED_ROOT (0x80090325)",
         "CertGetCertificateChain: CERT_TRUST_IS_UNTRUSTED_ROOT",
     ], bucket="network")
+
+
+def test_japanese_rate_limit_denied_is_not_a_rate_limit():
+    # rate-limit-ja used to read any verb after 'レート制限', negated or not, so
+    # 'レート制限されていないのに … 401' ('not rate-limited, yet 401') was read as rate_limited.
+    assert_not_read("agent-run", "rate-limited", [
+        "Error: 401 Unauthorized。レート制限されていないのに、ログインし直しても認証エラーになります。",
+        "レート制限に達していないのに「Invalid API key · Please run /login」と表示されます",
+    ], bucket="auth")
+    assert_not_read("agent-run", "rate-limited", [
+        "レート制限を超えていないのに、コンテキスト長の上限を超えました: prompt is too long: 210000 tokens > 200000 maximum",
+    ], bucket="context_exceeded")
+    assert_not_read("agent-run", "rate-limited", [
+        "レート制限されず、JavaScript heap out of memory でクラッシュしました",
+    ], bucket="killed")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "rate-limited", [
+        "申し訳ございません。要求はレート制限されました。84 seconds を待ってから、もう一度お試しください。",
+        "レート制限を超えました",
+        "レート制限に達しました",
+    ], bucket="rate_limited")
+
+
+def test_upgrade_offered_beside_a_rate_limit_is_not_a_usage_cap():
+    # usage-cap-upgrade-plan used to stand down only beside 'global rate limit', so a rate limit
+    # or a concurrency cap that offers an upgrade as a way round it was read as usage_limit.
+    assert_not_read("agent-run", "usage-cap", [
+        "Rate limit exceeded (20 requests/min). Retry in 12 seconds or upgrade your plan.",
+        "You are being rate-limited. Please upgrade your plan or try again in a minute.",
+        "Error 429: Too many requests. Slow down or upgrade your plan.",
+    ], bucket="rate_limited")
+    assert_not_read("agent-run", "usage-cap", [
+        '{"detail": "Too many concurrent active sessions. Please wait for one to finish, kill one, or upgrade your plan."}',
+    ], not_bucket="usage_limit")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "usage-cap", [
+        "You have reached your limit. Upgrade your plan to continue",
+    ], bucket="usage_limit")
+
+
+def test_crash_or_overflow_during_reauthentication_is_not_a_signin_failure():
+    # the signin-attempt-failed route (auth-reauthentication-attempt-failed) decided before the
+    # killed, context, max-turns, MCP and command-timeout routes, so 'JavaScript heap out of
+    # memory while reauthenticating' was read as auth.
+    for texts, bucket in [
+        (["<--- Last few GCs ---> FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory while reauthenticating",
+          "codex crashes with SIGSEGV while re-authenticating",
+          "Killed: 9 while reauthenticating"], "killed"),
+        (["Prompt is too long: the conversation hits the context window limit during reauthentication"], "context_exceeded"),
+        (["Reached max turns (25) while reauthenticating the gh CLI inside the sandbox"], "max_turns"),
+        (['Error: MCP server "github" failed to start: spawn npx ENOENT (on reauthentication the server is restarted)',
+          "gcloud command timed out after 120000ms while re-authenticating the tool's own cloud credentials"], "unknown_non_zero"),
+    ]:
+        for t in texts:
+            got = answer("agent-run", t)
+            assert got.bucket == bucket and got.rule != "signin-attempt-failed", (t, got.bucket, got.rule)
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "signin-attempt-failed", [
+        'Zed editor codex-cli returns error "Resource not found" during Reauthentication using Login with ChatGPT',
+        'Installed codex cli from ACP registry, tried to reauthenticate using "Login with ChatGPT" returns error "Resource not found"',
+    ], bucket="auth")
+
+
+def test_acp_session_exit_after_a_network_error_is_network():
+    # spawn-host-failed-to-start-agent's 'Failed to initialize ACP session … process exited with
+    # code N' decided by the spawn route, which comes before the network route, so a claude process
+    # that exited because it could not reach the API was read as spawn_failure.
+    assert_not_read("agent-run", "spawn-failed", [
+        'Failed to initialize ACP session. Error: Internal error: "Claude Code process exited with code 1"\nerror: getaddrinfo ENOTFOUND api.anthropic.com',
+        'Failed to initialize ACP session. Error: Internal error: "Claude Code process exited with code 1" - stderr: API Error: Request timed out.',
+    ], bucket="network")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "spawn-failed", [
+        'The AI Chat Claude Agent fails to initialize on Windows with "Intellij AI Chat Failed to initialize ACP session. Error: Internal error: "Claude Code process exited with code 1"". Claude Code works fine in the terminal.',
+    ], bucket="spawn_failure")
