@@ -1180,3 +1180,44 @@ def test_compiler_missing_module_beside_lmstudio_plugin_stderr_stays_compile():
         "[Plugin(mcp/web-search)] stderr: node:internal/modules/cjs/loader:1228\n"
         "[Plugin(mcp/web-search)] stderr: Error: Cannot find module 'C:\\Users\\me\\~\\mcp\\web-search\\dist\\index.js'",
     ], bucket="mcp_startup")
+
+
+MCP_WITH_CONFIG_SAVE = [
+    'MCP server "github" failed to connect: Connection closed\n'
+    "[DEBUG] Failed to save config with lock: Error: EEXIST: file already exists, mkdir 'C:\\Users\\bob'\n"
+    '[ERROR] MCP server "github" Connection failed: spawn npx ENOENT',
+    "Error: MCP error -32000: Connection closed\n"
+    "2025-07-01T10:00:00Z [ERROR] Failed to save config with lock: Error: EACCES: permission denied, open '/home/u/.claude.json'\n"
+    'MCP server "playwright": Connection failed after 30000ms',
+]
+
+
+PROMPT_WITH_CONFIG_SAVE = [
+    'API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 212345 tokens > 200000 maximum"}}\n'
+    "Debug log:\n"
+    "[ERROR] Failed to save config with lock: Error: EBUSY: resource busy or locked, open 'C:\\Users\\bob\\.claude.json'",
+]
+
+
+OWN_WORDING = [
+    "Debug log error\n"
+    "Failed to save config with lock: Error: EEXIST: file already exists, mkdir 'C:\\Users\\navaneethp'\n"
+    "The mkdir call fails because the home directory already exists. This prevents saving the trust config, so 'Yes' appears to hang.",
+    "Claude Code forgets every setting. claude --debug shows:\n"
+    "[ERROR] Failed to save config with lock: Error: EPERM: operation not permitted, rename '/home/u/.claude.json.tmp' -> '/home/u/.claude.json'",
+]
+
+
+def test_config_save_route_stands_down_beside_mcp_and_prompt_failures():
+    # route agent-config-save-failed used to send any message carrying Claude Code's
+    # `Failed to save config with lock: Error: E...` debug line to infra, before the MCP and
+    # prompt-delivery routes, so an MCP server that failed to connect (or a prompt that was too
+    # long) with that line in its pasted debug log was read as infra.
+    # (The signal still fires; the route stands down, so these assert the bucket.)
+    assert_lands("devflow", MCP_WITH_CONFIG_SAVE, bucket="mcp_startup")
+    assert_lands("devflow", PROMPT_WITH_CONFIG_SAVE, bucket="prompt_delivery")
+    for text in MCP_WITH_CONFIG_SAVE + PROMPT_WITH_CONFIG_SAVE:
+        assert devflow(text).rule != "agent-config-save-failed", text
+    # positive control: the config-save failure alone (and beside the trust dialog) is still infra
+    assert_read("devflow", "agent-config-save-failed", OWN_WORDING, bucket="infra")
+    assert devflow(OWN_WORDING[0]).rule == "agent-config-save-failed"
