@@ -1961,3 +1961,198 @@ def test_aria_role_rule_leaves_the_apps_keyboard_focus_bugs():
         '# Dropdown menues in Gmail not targetable\nThese buttons are targetable with VimFX, but the menues aren\'t. The buttons are `div`\'s with the attribute '
         '`role="button"`. The dropdown menus however dont have this attribute, but instead have `role="menuitem"`.',
     ], bucket="infra")
+
+
+def test_same_code_on_older_tool_release_stands_down_for_app_side_changes():
+    # same-code-worked-on-older-tool-release used to read any "same code worked with <tool> <version>",
+    # so a frontend release that moved an element, or a deploy that broke the app, was read as infra.
+    assert_not_read("replay", "test-tool-regression", [
+        "The same code was working before with Selenium 4.8 but since yesterday's frontend release the element #submit-btn cannot be found: NoSuchElementException: Unable to locate element: #submit-btn",
+    ], bucket="stale-script")
+    assert_not_read("replay", "test-tool-regression", [
+        "After deploying 4.3.0 of the shop, checkout fails with a 500 from /api/cart. The same tests work with Playwright 1.40 against the 4.2.0 deploy.",
+        "Same test worked with Cypress 12.17 last week; since the latest deploy the Save button does nothing and the console shows Uncaught TypeError: cannot read properties of undefined (reading 'id') in main.js",
+    ], bucket="product-defect")
+    assert_not_read("replay", "test-tool-regression", [
+        "The same specs worked with Cypress 13.6.0 until the frontend team changed the login form's data-testid values; now cy.get('[data-testid=login-submit]') times out.",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "test-tool-regression", [
+        "After upgrading to latest version of Cypress, when I try to upload a file using cy.selectFile() I got an error (cy.selectFile() must only be invoked from the spec file or support file.). The same code works with Cypress 11.14.0.",
+    ], bucket="infra")
+
+
+def test_same_code_on_bare_version_stands_down_for_the_apps_release():
+    # same-code-worked-on-older-version-tool-call used to read a bare "<x.y.z> version" beside a tool call,
+    # so the app's own release that moved a button was read as infra.
+    assert_not_read("replay", "test-tool-regression", [
+        "After upgrading our frontend to release 3.5.0, await page.click('#checkout') times out waiting for selector. Same test is working in 3.4.2 version.",
+        "Error: locator.click: Timeout 30000ms exceeded waiting for getByRole('button', { name: 'Pay' }). Same code works in 2.1.0 version of the site; the button was moved into a dropdown in 2.2.0",
+    ], bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "test-tool-regression", [
+        "await this.page.dragAndDrop(originSelector, targetSelector)})\nOrigin selector isn't released after moving to the target position. Same code is working in 1.16.2 version",
+    ], bucket="infra")
+
+
+def test_flaky_on_ci_stands_down_when_the_app_or_ui_is_blamed():
+    # flaky-only-when-run-on-ci-pipeline used to read any "flaky when run on CI",
+    # so an app bug or a redesign seen as flakiness on CI was read as infra (broad-infra).
+    assert_not_read("replay", "broad-tool-failure", [
+        "The login spec is flaky when run in the pipeline; TypeError: Cannot read properties of undefined (reading 'token') thrown by the app's auth store on slow machines",
+        "Checkout e2e is flaky when run on GitHub Actions: our app's cart store loses the item after the second render, a bug in the reducer we fixed in #412",
+        "Flaky when run in CI: the backend's /orders endpoint intermittently returns an empty list because the seed job races the API",
+    ], bucket="product-defect")
+    assert_not_read("replay", "broad-tool-failure", [
+        "Tests are flaky when run on the pipeline since the header redesign: cy.get('.nav-login') sometimes matches the old hidden menu",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "broad-tool-failure", [
+        "# Flaky Opa5 tests when ran on pipeline/Linux\nWe are running our integration tests written using Opa5 in our CI pipeline (Azure Pipelines), running on headless chrome using Karma.",
+    ], bucket="infra")
+
+
+def test_flaky_drag_and_drop_stands_down_when_the_server_rejects_the_move():
+    # flaky-emulated-drag-and-drop used to read any flaky drag-and-drop,
+    # so a move the server rejected (a 409 conflict) was read as a click that did not land (infra).
+    assert_not_read("replay", "click-no-effect-on-clickable-element", [
+        "Flaky drag and drop in the Kanban board: the card is dropped but the app reverts it because the PATCH /cards request fails with a 409 conflict from the server",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "click-no-effect-on-clickable-element", [
+        "# [QA] Flaky drag-n-drop move operation\n   page.waitForResponse: Timeout 30000ms exceeded while waiting for event \"response\"",
+    ], bucket="infra")
+
+
+def test_screenshot_of_failed_action_stands_down_for_the_scripts_own_fault():
+    # screenshot-shows-failed-app-action used to read any screenshot showing a failed login or submit,
+    # so a script typing into a field the UI replaced, or clicking the old button, was read as product-defect.
+    assert_not_read("replay", "app-component-defect", [
+        "The screenshot shows a failed login: the script still types into #email but the sign-in form now uses #username after the auth page was rebuilt",
+        "The video shows a failed submit because the test clicked the old 'Send' button that is now hidden; the new button is labelled 'Submit request'",
+        "Screenshot shows a failed login since the test user's password in cypress.env.json was rotated last week",
+    ])
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "app-component-defect", [
+        "Seems like the first screenshot is showing a failed upload, I suspect the cookie not to be sent.",
+    ], bucket="product-defect")
+
+
+def test_manual_check_stands_down_when_nothing_changed():
+    # manual-check-passes-after-change took "changed" inside "nothing changed" as a change,
+    # so a CI/Electron-only failure the reporter checked by hand was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Tests fail only in headless Chrome on CI. Manually verified that the checkout is working properly on the same build; nothing changed in the code.",
+        "Manually verified that the export is working fine. The Cypress click on Export never registers in Electron; Chrome passes. Nothing in the app changed.",
+    ], not_bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "Cypress error was `expected undefined to be a string`. possibly something changed in the API call that broke tests.\n\nManually verified that download csv and text file are working properly using 2.9.0 RC2.",
+    ], bucket="stale-script")
+
+
+def test_release_wave_stands_down_for_throttling():
+    # platform-release-wave-broke-script used to read any failure after a release wave beside "test script",
+    # so the org throttling the test run (429 Too Many Requests) was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Since the 2023 release wave 1 our test script times out because the Dynamics org is throttling with 429 Too Many Requests",
+    ], not_bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "After Wave 2 2021, the function XrmApp.Grid.SwitchView(\"My View\") is no longer working. It's looking for the view selector until it times out.",
+    ], bucket="stale-script")
+
+
+def test_partial_download_read_stands_down_when_the_file_itself_is_truncated():
+    # runner-read-partial-download used to read every cy.readFile end-of-JSON error as the runner's race,
+    # so an export the app truncates (cut off when opened by hand) was read as infra.
+    assert_not_read("replay", "test-tool-regression", [
+        "cy.readFile(\"cypress/downloads/report.json\") failed while trying to read the file at the following path: Unexpected end of JSON input. Opening the downloaded file by hand it is also cut off: the export endpoint truncates files over 1MB",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "test-tool-regression", [
+        "cy.readFile(\"XXX.json\") failed while trying to read the file at the following path:\n\n  /XXX/XXX.json\n\nThe following error occurred:\n\n  > \"/XXX/XXX.json: Unexpected end of JSON input\"",
+    ], bucket="infra")
+
+
+def test_recorder_export_not_read_beside_a_404_site():
+    # recorder-cannot-export-code used to fire beside a site that answers 404, so
+    # "Cannot export recording to cypress: the site under test returned 404 ..." was read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "Cannot export recording to cypress: the site under test returned 404 for every page so nothing was captured",
+    ], bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "Can't export record/replay with testingLibrary, cypress and puppeteer.",
+    ], bucket="infra")
+
+
+def test_recorder_freeze_not_read_beside_5xx_or_rerun():
+    # recorder-freezes-or-saves-nothing used to fire beside a bare 503 or a rerun that fixed it, so
+    # "Codegen freezes on our site: the backend returns 503 ..." was read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "Codegen freezes on our site: the backend returns 503 for every request",
+    ], bucket="product-uxux")
+    assert_not_read("regen", "tool-code-error", [
+        "Recorder is frozen: the network dropped for a moment, rerunning fixed it",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "Tried on two different machines, same issue as my normal work laptop: codegen browser freezes.",
+    ], bucket="infra")
+
+
+def test_device_state_error_not_read_when_retry_worked():
+    # phone-agent-accessibility-service-unavailable's new droidrun phrase used to fire when a retry
+    # fixed it, so "Error retrieving state ... retry worked fine" was read as infra.
+    assert_not_read("regen", "tool-setup-error", [
+        "Error retrieving state from the connected device. The device went offline for a moment, retry worked fine",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-setup-error", [
+        "I have enabled the accessibility service still receiving the following error.\n"
+        "Error retrieving state from the connected device. Is the Accessibility Service enabled?",
+    ], bucket="infra")
+
+
+def test_runner_ends_on_overlay_not_read_for_app_exception_or_agent():
+    # mobile-runner-process-ends-when-app-shows-overlay used to fire beside the app's own unhandled
+    # exception or a model's wrong tap, so "Appium crashes when an alert appears: the app throws an
+    # unhandled exception and closes" was read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "Appium crashes when an alert appears: the app throws an unhandled exception and closes",
+    ], not_bucket="infra")
+    assert_not_read("regen", "tool-code-error", [
+        "Maestro ends when the keyboard appears because the model tapped the wrong field",
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "The `maestro test` process ends when a custom toast appears in the app.",
+    ], bucket="infra")
+
+
+def test_automated_tool_crash_not_read_when_a_retry_passed():
+    # app-crash-found-by-automated-test-tool used to fire on a time-out that passed on a retry, so
+    # "The crash was caught by our automated test tool but it is a network timeout ..., retry passed"
+    # was read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "The crash was caught by our automated test tool but it is a network timeout: java.net.SocketTimeoutException, retry passed",
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "App crash due to network exceptions: a null Serie object causes a null pointer exception crash.\n"
+        "This bug is found by an automatic tool.",
+    ], bucket="product-uxux")
+
+
+def test_version_regression_not_read_for_the_site_under_test():
+    # tool-regression-since-version-older-fine used to fire on a release of the site under test, so
+    # "Starting with v2.0 the site shows a blank page after the deploy; v1.9 worked fine" was read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "Starting with v2.0 the site shows a blank page after the deploy; v1.9 worked fine",
+    ], bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "I am running `droidrun` on macOS and starting with version 0.4.16, everything started to break and no "
+        "commands can be run anymore. Version 0.4.25 still does not work, however version 0.4.15 is fine.",
+    ], bucket="infra")
