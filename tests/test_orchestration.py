@@ -1112,3 +1112,134 @@ def test_cascade_cut_by_limit_or_env_red_is_not_same_test_red():
     assert_read("orchestration", "same-test-red-twice", [
         "The fix-fail-propose-new-fix cascade pattern persists even under a strict conformance harness.",
     ], bucket="same_test_red_twice")
+
+
+def test_peer_pane_refusal_quoted_in_a_test_report_or_review_is_not_a_refused_relay():
+    # peer-pane-send-refused used to veto only '## verdict', must-fix, AssertionError and 'failed tests/',
+    # so a Vitest/Jest report or a CHANGES_NEEDED verdict about the pane-probe code was read as relay_refused.
+    assert_not_read("orchestration", "relay-refused", [
+        "FAIL  src/send.test.ts > agent send > refuses a shell pane\n  expect(received).toMatch(expected)\n"
+        "  Expected pattern: /targetNotAgentPane/\n  Received string: \"ok\"\nTests: 1 failed, 41 passed",
+        "npm test exited with code 1\n  \u25cf maw hey \u203a surfaces the error when tmux refuses send-keys\n    expect(received).toThrow()",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "relay-refused", [
+        "VERDICT: CHANGES_NEEDED\nsend.ts: the targetNotAgentPane branch swallows the probe error; add a test that drives it.",
+        "NEEDS_CHANGES\n1. pane.go: when tmux refuses send-keys in copy-mode we retry forever; bail out after 3 tries.",
+    ], bucket="review_blocked")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "relay-refused", [
+        "targetNotAgentPane: the target's pane is not running its agent right now (observed: unknown)",
+        "The underlying `tmux send-keys -t <target> ...` returns exit 1 because tmux refuses send-keys while the target pane is in copy-mode.",
+    ], bucket="relay_refused")
+
+
+def test_agent_mail_contact_words_in_a_review_verdict_are_not_a_refused_relay():
+    # agent-mail-contact-blocked used to veto only '## verdict', must-fix, AssertionError and 'failed tests/',
+    # so a NEEDS_CHANGES verdict about send_message's contact handling was read as relay_refused.
+    assert_not_read("orchestration", "relay-refused", [
+        "NEEDS_CHANGES\n1. mail.py send_message(): with auto_contact_if_blocked=true the payload is dropped; queue it until approval.",
+        "VERDICT: CHANGES_NEEDED\nsend_message() silently drops the body when the contact link isn't approved; add a test.",
+    ], bucket="review_blocked")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "relay-refused", [
+        "`send_message(auto_contact_if_blocked=true)` reads as \"if the contact link isn't approved, auto-establish it AND queue the message\". The underlying message is dropped.",
+    ], bucket="relay_refused")
+
+
+def test_a_spawn_that_fails_or_a_red_run_is_not_a_child_ignoring_its_task():
+    # child-ignores-delegated-task used to read any "cannot spawn/invoke/call subagents ... cannot continue",
+    # so a spawn refused at a concurrency cap was read as relay_refused instead of a start-up failure,
+    # and a Stop hook's red run that named an ignored delegated instruction was read as relay_refused.
+    assert_not_read("orchestration", "relay-refused", [
+        "Error: cannot spawn subagents: maximum concurrent agents (10) reached. Cannot continue.",
+    ], bucket="subagent_overloaded")
+    assert_not_read("orchestration", "relay-refused", [
+        "Stop hook feedback: npm test failed. The worker ignored the delegated instructions to add tests; FAIL src/a.test.ts",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "relay-refused", [
+        "The subagent tries to invoke subagents and realizes it can't use subagents and sometimes \"I can't use subagents in this environment so I can't continue\"",
+        "Native subagents frequently ignore concrete delegated tasks and respond as if only AGENTS.md were received.",
+    ], bucket="relay_refused")
+
+
+def test_goal_continuation_words_beside_a_cap_a_hang_a_limit_an_overload_or_a_red_run_decide_elsewhere():
+    # goal-auto-continuation-loop used to fire beside a turn cap, a hang, a session limit, a server error,
+    # a red test report or a CHANGES_REQUESTED verdict, and its route comes before all of theirs,
+    # so e.g. "The goal's automatic continuation loop stopped after max_turns (50) was reached" was read as stop_hook_loop.
+    assert_not_read("orchestration", "hook-refires-forever", [
+        "The goal's automatic continuation loop stopped after max_turns (50) was reached without finishing the task.",
+        "The automatic continuation loop hung for 40 minutes with no output; the agent never resumed.",
+    ], bucket="stalled_no_progress")
+    assert_not_read("orchestration", "hook-refires-forever", [
+        "You've hit your session limit \u00b7 resets 11pm (Europe/Berlin). The auto-continuation loop kept firing after that.",
+    ], bucket="usage_limit_mid_task")
+    assert_not_read("orchestration", "hook-refires-forever", [
+        "API Error: 500 Internal Server Error. The agent repeatedly retried the automatic continuation and then gave up.",
+    ], bucket="subagent_overloaded")
+    assert_not_read("orchestration", "hook-refires-forever", [
+        "FAIL src/goal/continuation.test.ts > stops the automatic continuation loop when the goal is paused\n"
+        "  expect(received).toBe(expected)\nTests: 1 failed, 12 passed",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "hook-refires-forever", [
+        "NEEDS_CHANGES\n1. goal.rs: the automatic continuation loop has no upper bound; cap it at 3 consecutive continuations.",
+        "Review: CHANGES_REQUESTED - repeated auto continuation is never deduplicated in scheduler.ts; add a guard and a test.",
+    ], bucket="review_blocked")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "hook-refires-forever", [
+        "A persistent `/goal` entered an effectively unbounded automatic-continuation loop after a deterministic hook failure.",
+        "Codex Desktop repeatedly injects duplicate goal continuations without user input",
+    ], bucket="stop_hook_loop")
+
+
+def test_a_still_active_guard_prompt_beside_a_limit_an_overload_or_a_real_red_decides_elsewhere():
+    # still-active-continue-before-stopping used to fire beside a usage limit, a 529 or a red test report,
+    # and its route comes first, so a Ralph loop prompt followed by "Claude usage limit reached" was read as stop_hook_loop.
+    assert_not_read("orchestration", "hook-refires-forever", [
+        "[RALPH LOOP] Ralph loop is still active (iteration 3/100); continue working on the task before stopping.\n"
+        "Claude usage limit reached. Your limit will reset at 5pm (America/New_York).",
+        "Autopilot is still active; continue the task before stopping.\nYou've hit your limit \u00b7 resets 3pm",
+    ], bucket="usage_limit_mid_task")
+    assert_not_read("orchestration", "hook-refires-forever", [
+        "OMX ralph mode is still active; continue working on the task before stopping. API Error: 529 {\"type\":\"overloaded_error\"}",
+    ], bucket="subagent_overloaded")
+    assert_not_read("orchestration", "hook-refires-forever", [
+        "Stop hook feedback: ultrawork mode is still active; continue the task and make the failing tests pass before stopping.\n"
+        " FAIL src/a.test.ts > parses dates\n Tests: 1 failed, 20 passed",
+        "Stop hook blocked: OMX autopilot is still active (phase: verify); continue the task and fix the red test before stopping.\n"
+        "=== FAILURES ===\nFAILED tests/test_api.py::test_login - assert 401 == 200",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "hook-refires-forever", [
+        "task finishes\nomx replies for no reason : \"OMX autopilot is still active (phase: ralplan); continue the task and gather fresh verification evidence before stopping.\"",
+    ], bucket="stop_hook_loop")
+
+
+def test_a_review_verdict_about_a_hook_with_a_stop_trigger_is_a_review_block():
+    # hook-with-stop-trigger had no veto, so a reviewer's NEEDS_CHANGES or BLOCKED verdict about
+    # "the hook with a Stop trigger" was read as stop_hook_loop.
+    assert_not_read("orchestration", "stop-hook", [
+        "Configured a hook on the Stop trigger to run the linter. Review verdict: NEEDS_CHANGES - the hook script has no timeout.",
+        "NEEDS_CHANGES\n1. hooks.json: the hook with a Stop trigger runs the full e2e suite on every turn; scope it to the changed package.",
+        "## Verdict\nBLOCKED\n## Must-fix\n#1 the hook with a Stop trigger has no timeout",
+    ], bucket="review_blocked")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "stop-hook", [
+        "When using a Agent Hook with a Stop trigger, you will have cases where Kiro asks you questions but the agent hook tiggers and then Kiro takes that as a answer and continues",
+    ], bucket="stop_hook_loop")
+
+
+def test_a_reset_notice_quoted_in_a_test_report_or_review_is_not_a_usage_limit():
+    # limit-reset-hours-away had no veto, so a red test asserting the notice's text, or a verdict
+    # about code that hard-codes it, was read as usage_limit_mid_task.
+    assert_not_read("orchestration", "usage-limit", [
+        "FAIL src/limits.test.ts > renders the reset notice\n  Expected: \"Please wait 3 hours for your limit to reset\"\n"
+        "  Received: \"Please wait 3 minutes for your limit to reset\"",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "usage-limit", [
+        "NEEDS_CHANGES: banner.tsx hard-codes 'wait 5 hours for your limit to reset'; read the reset time from the response.",
+    ], bucket="review_blocked")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "usage-limit", [
+        "You've hit your global rate limit. Please upgrade your plan or wait 3 hours 43 minutes for your limit to reset. Learn More\n\nTry Again",
+    ], bucket="usage_limit_mid_task")
