@@ -955,3 +955,51 @@ def test_acp_session_exit_after_a_network_error_is_network():
     assert_read("agent-run", "spawn-failed", [
         'The AI Chat Claude Agent fails to initialize on Windows with "Intellij AI Chat Failed to initialize ACP session. Error: Internal error: "Claude Code process exited with code 1"". Claude Code works fine in the terminal.',
     ], bucket="spawn_failure")
+
+
+def test_agent_operation_timeout_stands_down_for_connection_errors():
+    # killed-agent-operation-timeout used to read any '<agent> operation/execution timed out after N'
+    # as the wrapper's own stop, so a timeout that named its lost connection was read as killed.
+    assert_not_read("agent-run", "killed-text", [
+        "Error: Codex execution timed out after 600 seconds\nstream disconnected before completion: error sending request for url (https://api.openai.com/v1/responses)",
+        "[ERROR] Claude CLI operation timed out after 30 seconds.\nAPI Error: Connection error. (fetch failed)",
+        "Gemini operation timed out after 60s: request to https://generativelanguage.googleapis.com failed, reason: ENOTFOUND",
+        "claude execution timed out after 45s: Could not resolve host: api.anthropic.com",
+    ], bucket="network")
+    # nor a codex MCP tool's call that timed out inside a live run
+    assert_not_read("agent-run", "killed-text", [
+        "MCP error -32001: Request timed out\ncodex execution timed out after 60 seconds",
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "killed-text", [
+        "Executing Claude CLI command...\n[ERROR] Claude CLI operation timed out after 30 seconds.\n[HINT] This may indicate network issues or Claude service problems.\n[DEBUG] Command executed: timeout 30s claude",
+    ], bucket="killed")
+
+
+def test_ci_timeout_worded_stands_down_for_connection_errors():
+    # killed-ci-timeout-worded used to read 'until killed by timeout' beside any error,
+    # so a run hung on a lost connection until the job's timer ended it was read as killed.
+    assert_not_read("agent-run", "killed-text", [
+        "# Codex action hangs on \"stream disconnected - retrying\"\nThe Codex step keeps printing `stream disconnected before completion: error sending request for url (https://api.openai.com/v1/responses)` and retrying, until killed by the job's timeout.",
+        "# gemini-cli hangs with fetch failed in CI\nGemini CLI logs `[API Error: fetch failed]` every few seconds and never exits until killed by timeout.",
+        "# Codex action: run hangs after 'Connection error.'\nAfter `API Error: Connection error.` the claude-code-action step sits there until killed by the timeout.",
+        "Error: getaddrinfo EAI_AGAIN api.anthropic.com — the action then hangs until killed by the timeout.",
+    ], bucket="network")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "killed-text", [
+        "# The Gemini CLI freezes on startup\nThe run-gemini-cli GH action installs Gemini CLI, then it executes the Gemini CLI, which freezes forever (until killed by timeout). There is no output.",
+        "Codex finishes the turn, writes its output file, prints its final message and token count — and then the step sits idle until the job's `timeout-minutes` kills it.",
+    ], bucket="killed")
+
+
+def test_session_idle_cleanup_stands_down_for_tool_sessions():
+    # killed-session-idle-cleanup used to read any '<x> session … has been idle for Ns, cleaning up',
+    # so a browser or shell tool's own session clean-up was read as the run being killed.
+    assert_not_read("agent-run", "killed-text", [
+        "[WARNING] Browser session 4f2a has been idle for 300s, cleaning up\nError: page.goto: Target page, context or browser has been closed",
+        "2026-03-13T05:11:55.597Z [WARNING] Shell session 3 has been idle for 600s, cleaning up\nError: shell session 3 not found",
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "killed-text", [
+        "# The Copilot CLI will hang after 35 minutes\n2026-03-13T05:11:48.095Z [DEBUG] edit: /testbed/filenamea\n2026-03-13T05:11:55.597Z [WARNING] Session 7bfbb4ba-73bc-4814-8661-c85d9fa5038c has been idle for 2100s, cleaning up",
+    ], bucket="killed")
