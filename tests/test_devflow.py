@@ -1221,3 +1221,27 @@ def test_config_save_route_stands_down_beside_mcp_and_prompt_failures():
     # positive control: the config-save failure alone (and beside the trust dialog) is still infra
     assert_read("devflow", "agent-config-save-failed", OWN_WORDING, bucket="infra")
     assert devflow(OWN_WORDING[0]).rule == "agent-config-save-failed"
+
+
+def test_nvcc_architecture_must_be_numbered_not_a_build_file_name():
+    # nvcc-gpu-architecture-unsupported used to take any word after compute_/sm_, so a build file's
+    # own bad value (an unexpanded 'compute_SM', a doubled 'compute_sm_80' / 'sm_sm_86') was read as
+    # a toolchain version mismatch (infra).
+    assert_not_read("devflow", "toolchain-version-mismatch", [
+        "[ 12%] Building CUDA object CMakeFiles/nvinfer_plugin.dir/common/kernels/decodeBBoxes.cu.o\n"
+        "nvcc fatal   : Unsupported gpu architecture 'compute_SM'\n"
+        "ninja: build stopped: subcommand failed.",
+        "After my change to CMakeLists.txt (set(CMAKE_CUDA_ARCHITECTURES sm_86)) the build fails:\n"
+        "nvcc fatal   : Value 'sm_sm_86' is not defined for option 'gpu-architecture'\n"
+        "ninja: build stopped: subcommand failed.",
+        "[  4%] Building CUDA object CMakeFiles/kernels.dir/src/reduce.cu.o\n"
+        "nvcc fatal   : Unsupported gpu architecture 'compute_sm_80'\n"
+        "ninja: build stopped: subcommand failed.",
+    ], bucket="compile")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "toolchain-version-mismatch", [
+        "nvcc fatal: Unsupported gpu architecture 'compute_86' ninja: build stopped: subcommand failed.",
+        "nvcc fatal   : Unsupported gpu architecture 'compute_35'",
+        "nvcc fatal : Value 'sm_89' is not defined for option 'gpu-architecture'",
+        "nvcc fatal : Value 'sm_90a' is not defined for option 'gpu-architecture'",
+    ], bucket="infra")
