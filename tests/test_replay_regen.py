@@ -2156,3 +2156,129 @@ def test_version_regression_not_read_for_the_site_under_test():
         "I am running `droidrun` on macOS and starting with version 0.4.16, everything started to break and no "
         "commands can be run anymore. Version 0.4.25 still does not work, however version 0.4.15 is fine.",
     ], bucket="infra")
+
+
+def test_puppeteer_install_needs_the_install_to_fail():
+    # puppeteer-install-script-failed used to fire on any line naming node_modules/puppeteer and install.mjs,
+    # so a log that merely ran the install before an app's or script's own failure was read as infra.
+    assert_not_read("replay", "runner-setup-error", [
+        "postinstall: node_modules/puppeteer ran install.js fine. The test failed: AssertionError: expected 'Total: $0.00' to equal 'Total: $42.00'. The cart totals are computed wrong since #512, the app shows $0.00 to customers.",
+        "> node node_modules/puppeteer/install.mjs  (skipped, PUPPETEER_SKIP_DOWNLOAD set)\nError: expect(received).toBe(expected)\nExpected: \"Welcome back\"\nReceived: \"Internal Server Error\"\nThe /dashboard endpoint crashes with a TypeError after the last merge.",
+    ], bucket="product-defect")
+    assert_not_read("replay", "runner-setup-error", [
+        "Run node node_modules/puppeteer/install.mjs\nChrome (121.0.6167.85) downloaded to /home/runner/.cache/puppeteer\nTimeoutError: Waiting for selector `#signup-button` failed: Waiting failed: 30000ms exceeded\nThe button was renamed to #register-button in the last redesign, the test still uses the old id.",
+    ], bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "runner-setup-error", [
+        "  File \"/__w/zulip/zulip/tools/lib/test_script.py\", line 125, in prepare_puppeteer_run\n"
+        "    subprocess.check_call([\"node\", \"install.mjs\"], cwd=\"node_modules/puppeteer\")\n"
+        "subprocess.CalledProcessError: Command '['node', 'install.mjs']' returned non-zero exit status 1.",
+    ], bucket="infra")
+
+
+def test_matcher_should_never_have_matched_needs_a_failing_test():
+    # test-matcher-should-never-have-matched used to fire on tests that were green thanks to an assertion that
+    # "should never have passed", so e2e reds that exposed a real defect of the app were read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "The e2e tests were green due to an assertion that should never have passed: checkout actually returns a 500 and shows a blank page for logged-out customers, fixed in the app.",
+        "Cypress specs pass because of a regexp check that should never have passed: the API leaks emails to anonymous visitors; this is a security issue in the backend.",
+        "Playwright test failing due to the selector that should never have matched a disabled button; the button is enabled because of a bug in the form validation, which we fixed in the component.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "We've a failing e2e test due to regex that likely should never have matched properly.",
+    ], bucket="stale-script")
+
+
+def test_problem_is_the_test_itself_not_read_when_doubted():
+    # problem-is-the-test-itself used to fire on doubts and second thoughts ("I don't think the problem is with
+    # the test itself", "at first I thought"), so reports of a real app bug were read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "I don't think the problem is with the test itself: the API really returns 500 on /login since the last deploy, reproduced manually.",
+        "At first I thought the issue is with the test itself, but the modal never opens in production either; it's a real bug introduced in #4410.",
+        "I doubt the problem is with the e2e test itself; the page throws TypeError: Cannot read properties of undefined (reading 'map') in the console when loading the dashboard.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "nb: what the e2e is testing is working fine when manually testing, the problem is about the test itself",
+    ], bucket="stale-script")
+
+
+def test_hardcoded_strings_need_changing_test_data():
+    # hardcoded-test-strings-data-changed used to fire on any removal of hard-coded values "that were different",
+    # so app refactors that removed hard-coding and broke the page were read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "feat: removes hardcoded values that were different between staging and prod and reads them from config; this broke checkout, the price now shows NaN (cypress red on checkout.cy.ts).",
+        "This PR removed the hardcoded labels which were changed by translators, but now the German settings page shows raw keys like settings.title to users in production.",
+        "Refactor replaces hardcoded names that are different per tenant; since then the e2e test fails because the app renders 'undefined' in the header.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "Turn e2e tests back on, removes hardcoded strings that were changing since the datagenerator used in CI is returning different patterns then the generator ran locally.",
+    ], bucket="stale-script")
+
+
+def test_failing_e2e_after_recent_changes_only_for_app_ui_changes():
+    # failing-e2e-fixed-after-recent-app-changes used to accept any one word before "changes", so tool and
+    # environment changes ("recent Playwright changes", "recent docker changes") were read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Fix failing e2e due to recent Playwright changes",
+        "Fix failing e2e after recent docker changes, the compose network no longer exposes port 8065",
+    ], not_bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "MM-49414 : Fix failing e2e due to recent a11y changes",
+    ], bucket="stale-script")
+
+
+STALE_TITLE = ("[Bug]: After the page's height and width are changed by JavaScript, "
+               "subsequent clicks are incorrect, still clicking the previous position.")
+
+
+OWN_WINDOW_TITLE = "# [Bug]: UI tars 启动的时候自己的的界面会遮挡住下面的按钮，无法点击到。"
+
+
+ZERO_TOOLS = ("# Manus selected 0 tools to use\n"
+              "提出问题之后，Manus正常进行思考，但调用工具（Google Search）时始终显示：\n"
+              "Manus selected 0 tools to use\n"
+              "然后进入循环，一直思考相同内容，无法调用工具。")
+
+
+def test_stale_position_rule_leaves_form_fields_named_old_location():
+    # tool-clicks-stale-position used to read a field called "old location" / "previous position"
+    # as a stale click position, so an agent that picked the wrong form field was read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "The agent kept clicking the old location field instead of the new address field on the "
+        "Move form, so the new address was never filled in.",
+        "Agent misread the goal: it kept clicking the previous position field in the job history "
+        "form instead of Current position.",
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [STALE_TITLE], bucket="infra")
+
+
+def test_own_window_rule_needs_a_covering_verb_and_leaves_product_popups():
+    # tool-own-window-covers-target used to take "hides" (a panel that hides itself) as covering,
+    # so an agent that misread the goal was read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "The agent's own panel hides after each step, so the agent misread the goal and clicked "
+        "Cancel instead of Save.",
+    ], bucket="agent-course")
+    # ... and a product's chat widget or popup whose own panel covers a button was read as the tool's.
+    assert_not_read("regen", "tool-code-error", [
+        "页面运行时，客服浮窗自己的界面会挡住提交按钮，无法点击。",
+        "操作时弹窗自己的面板遮挡了下一步按钮，关不掉。",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [OWN_WINDOW_TITLE], bucket="infra")
+
+
+def test_zero_tools_rule_leaves_timeouts_and_rate_limits():
+    # agent-never-gets-tool-calls used to fire whatever the cause, so a `selected 0 tools` run
+    # whose model call timed out or hit a 429 was read as infra instead of a blip.
+    assert_not_read("regen", "tool-code-error", [
+        "Manus selected 0 tools to use\nError: Request timed out. 网络超时，无法调用工具，重新运行就好了。",
+        "调用工具时一直显示 Manus selected 0 tools to use，API 返回 429 rate limit，稍后再试就好了。",
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [ZERO_TOOLS], bucket="infra")
