@@ -1243,3 +1243,34 @@ def test_a_reset_notice_quoted_in_a_test_report_or_review_is_not_a_usage_limit()
     assert_read("orchestration", "usage-limit", [
         "You've hit your global rate limit. Please upgrade your plan or wait 3 hours 43 minutes for your limit to reset. Learn More\n\nTry Again",
     ], bucket="usage_limit_mid_task")
+
+
+def test_secret_rule_leaves_lexer_tokens_and_singular_missing_secret_to_the_red_gate():
+    # secret-never-reaches-test-env used to take any "no/empty <word> token ... so the tests
+    # cannot pass" and any "fails due to missing secret <noun>", so a lexer bug or a dropped
+    # HMAC secret argument in a verifier's red report was read as environment_false_red.
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "The lexer emits no EOF token, so the parser tests cannot pass: parse() loops past the end of input.\n3 failed, 41 passed",
+        "Verifier: test_webhook_signature fails due to missing secret in the HMAC call; handler.py passes an empty key since a1b2c3.\n1 failed, 12 passed",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "env-version-mismatch", [
+        "Integration harness never provisions a Copilot credential, so the live Copilot tests cannot pass",
+        "GitHub copilot agent instrumentation fails to export due to missing secrets",
+        "The harness starts the server without an API token, so the live tests cannot pass",
+    ], bucket="environment_false_red")
+
+
+def test_environment_leak_rule_needs_a_statement_and_a_test_subject():
+    # environment-leak-or-gap-not-code used to take "environment problem, not a bug" even
+    # when asked and answered no, and any "fails on every host where the config is set",
+    # so a verifier's red report on a code defect was read as environment_false_red.
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "Is this an environmental problem, not a bug? No: the verifier re-ran in a fresh venv and tests/test_cache.py::test_ttl still fails (1 failed, 12 passed).",
+        "The CLI fails on every host where the config is set: parse_config() crashes on the new `retries` key (KeyError). 3 failed, 20 passed",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "env-version-mismatch", [
+        "Provisioning a live Postgres+pgvector is an environment concern, not a code defect",
+        "**`make test` failed on any machine with a Nebius profile selected.**",
+    ], bucket="environment_false_red")
