@@ -1003,3 +1003,49 @@ def test_session_idle_cleanup_stands_down_for_tool_sessions():
     assert_read("agent-run", "killed-text", [
         "# The Copilot CLI will hang after 35 minutes\n2026-03-13T05:11:48.095Z [DEBUG] edit: /testbed/filenamea\n2026-03-13T05:11:55.597Z [WARNING] Session 7bfbb4ba-73bc-4814-8661-c85d9fa5038c has been idle for 2100s, cleaning up",
     ], bucket="killed")
+
+
+# The API's own refusals, as the golden cases have them (the rule's own wording).
+OWN_WORDING = [
+    'API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"messages.44.content.1.image.source.base64: image exceeds 5 MB maximum: 11641928 bytes > 5242880 bytes"},"request_id":"req_011CUtc4QmYXvDmHZ4aqQP5i"}',
+    'API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"messages.59.content.12.image.source.base64.data: At least one of the image dimensions exceed max \n    allowed size for many-image requests: 2000 pixels"}}',
+    'API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"messages.38.content.0.pdf.source.base64.data: A maximum of 100 PDF pages may be provided."}}',
+    '● PDF too large. Please double press esc to edit your message and try again.',
+]
+
+
+def test_attachment_limit_quoted_in_a_product_test_report_is_not_context_exceeded():
+    # attachment-over-api-limit used to read the API's image/PDF refusal anywhere, so a
+    # failing test of the product being built (which quotes that refusal in its assertion)
+    # was read as context_exceeded, though the agent's own history never held the image.
+    assert_not_read("agent-run", "context-exceeded", [
+        " FAIL  src/lib/errors.test.ts > classifyAPIError > maps the image size refusal\n"
+        "AssertionError: expected 'unknown' to be 'image_too_large' // Object.is equality\n"
+        " ❯ src/lib/errors.test.ts:42:36\n"
+        "     40|     const err = apiError(400, 'messages.0.content.1.image.source.base64: image exceeds 5 MB maximum: 5316852 bytes > 5242880 bytes')\n",
+        "FAIL tests/vision.test.js\n  ● vision provider › keeps the provider's own words on a 400\n\n"
+        "    expect(received).toContain(expected)\n\n"
+        "    Expected substring: \"At least one of the image dimensions exceed max allowed size: 8000 pixels\"\n"
+        "    Received string:    \"Vision request failed\"\n",
+        "FAILED tests/test_ai.py::test_a_rejected_request_is_not_retried - AssertionError: assert not True\n"
+        "E    +  where True = _is_transient_model_error(Exception('ValidationException: A maximum of 100 PDF pages may be provided'))\n"
+        "=========================== short test summary info ============================\n",
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "context-exceeded", OWN_WORDING, bucket="context_exceeded")
+
+
+def test_attachment_limit_from_a_tools_own_model_call_is_a_tool_failure():
+    # attachment-over-api-limit used to read the refusal inside a tool's or MCP server's
+    # error, so a vision tool whose own model call carried the image was read as
+    # context_exceeded instead of a failed tool (the agent's history never held it).
+    assert_not_read("agent-run", "context-exceeded", [
+        "Error calling tool 'browser_vision': Error: 400 {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\","
+        "\"message\":\"messages.0.content.0.image.source.base64.data: At least one of the image dimensions exceed max allowed size: 8000 pixels\"}}",
+        "MCP error -32603: Vision analysis failed: 400 messages.0.content.0.image.source.base64: image exceeds 5 MB maximum: 7304852 bytes > 5242880 bytes",
+        "Error: tool call error: tool call failed for `zen/chat`\n  Caused by: messages.3.content.0.pdf.source.base64.data: A maximum of 100 PDF pages may be provided.",
+    ], bucket="unknown_non_zero")
+    for text in ["Error calling tool 'browser_vision': 400 image dimensions exceed max allowed size: 8000 pixels"]:
+        assert answer("agent-run", text).rule == "tool-failed"
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "context-exceeded", OWN_WORDING, bucket="context_exceeded")
