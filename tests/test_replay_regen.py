@@ -2282,3 +2282,122 @@ def test_zero_tools_rule_leaves_timeouts_and_rate_limits():
     ], bucket="transient")
     # positive control: the rule's own wording is still read
     assert_read("regen", "tool-code-error", [ZERO_TOOLS], bucket="infra")
+
+
+def test_antialiasing_rule_leaves_comparator_output_and_found_regressions():
+    # visual-diff-antialiasing-noise used to read any 'anti-aliased pixels' followed by 'mismatch'/'fail',
+    # and any mention of AA or sub-pixel jitter even when the diff turned out to be the app's,
+    # so a comparator's 'Ignoring anti-aliased pixels, the mismatch is in the toolbar' was read as infra.
+    assert_not_read("replay", "render-host-mismatch", [
+        "Error: Screenshot comparison failed: 4213 pixels (ratio 0.02) are different. Ignoring anti-aliased pixels, the mismatch is in the toolbar: the Save button is missing since commit abc123.",
+        "Visual test failed. At first we blamed inconsistent anti-aliasing, but the screenshot diff turned out to be a regression: the border of the card was removed by #412.",
+        "The carousel slides now show sub-pixel jitter in the screenshot diff since the app switched to transform: translateX(-50%); fixed in the app's CSS.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "render-host-mismatch", [
+        "visual snapshot flakiness was caused by inconsistent antialiasing across environments",
+        "A few anti-aliased edge pixels or sub-pixel rendering jitter between captures is enough to push a coefficient and flip a bit, throwing `Screenshot mismatch!`",
+        "Chromium's antialiasing along text/vector edges is not bit-reproducible across CI runs; a 3-pixel diff against the baseline",
+    ], bucket="infra")
+
+
+def test_font_loading_rule_leaves_the_apps_own_missing_fonts():
+    # visual-diff-font-loading-or-browser-rendering used to read any diff 'due to the font not loading',
+    # so a build that dropped the app's font files or a CSP of the app blocking them was read as infra.
+    assert_not_read("replay", "render-host-mismatch", [
+        "Visual regression: headings render in Times due to the font not loading: the new build dropped the woff2 files from dist after the webpack config change. Screenshot diff attached.",
+        "The screenshot diff is due to the web font not loading: our Content-Security-Policy now blocks fonts.gstatic.com since the last deploy.",
+        "Inconsistent font loading in the screenshot: the app's FontFace.load() promise rejects since #301, so the page falls back to Arial. Real issue in the app.",
+        "The newest version of Chrome renders the page differently since our app relies on the removed -webkit-box-orient; the layout is broken for users too. Screenshot diff attached.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "render-host-mismatch", [
+        "Unreliable font loading causes difference between test and reference. We are experiencing intermittent test failures due to font not loading for some scenarios.",
+        "It seems that the newest version of Chrome renders our screenshots differently, causing the screenshot tests to fail.",
+    ], bucket="infra")
+
+
+def test_phantom_changes_rule_leaves_changes_that_were_not_there_before():
+    # visual-service-phantom-changes used to read 'diffs where there were none' even when followed by 'before',
+    # so visual tests that newly report a real change after a merge were read as infra.
+    assert_not_read("replay", "test-tool-regression", [
+        "After merging #88 the visual tests report diffs where there were none before: the PR removed the header padding by mistake.",
+        "Chromatic shows changes where there were none before our last commit; the footer now overlaps the page content in the snapshot.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "test-tool-regression", [
+        "Subsequent PRs will run Chromatic, look for a baseline to compare against, and not see the previous test. This causes PRs to report visual changes when there are none.",
+    ], bucket="infra")
+
+
+def test_baseline_out_of_date_needs_its_article_except_after_regenerating():
+    # visual-baseline-out-of-date's article became optional after every verb, so 'ran with --ci without updating
+    # snapshots' (Jest's CI mode) or a fix made 'without updating baselines' was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Jest ran with --ci without updating snapshots, and the toMatchSnapshot assertion failed: the rendered price is $0.00 instead of $19.99.",
+        "We fixed the bug in the checkout page without updating baselines, and the screenshot test still fails: expected total 10 but got 0.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "BL-16370 changed how the back cover renders and landed without regenerating baselines, so the nightly has failed since.",
+        "Code of `Title` component was changed, and without regenerating the golden image the PR got green build",
+        "the code was updated without updating the snapshots.",
+    ], bucket="stale-script")
+
+
+def test_winerror_32_on_the_apps_own_files_is_not_a_locked_browser_profile():
+    # tool-browser-profile-files-locked-windows used to take any `profile` or `browser` within
+    # 120 characters of WinError 32, so the app's own server failing on a locked upload was read as infra.
+    assert_not_read("regen", "browser-unavailable", [
+        "Saving the profile page fails: the app returns HTTP 500 Internal Server Error. Server log: PermissionError: [WinError 32] The process cannot access the file because it is being used by another process: 'C:\\inetpub\\app\\uploads\\profile\\avatar.png'",
+        "The app's export button fails with [WinError 32] The process cannot access the file because it is being used by another process - the browser shows a 500 Internal Server Error page",
+    ], bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "browser-unavailable", [
+        "browser-use --headed --profile \"Default\" open https://example.com\nFails with WinError 32 when Chrome is running (profile copy vs file locks)",
+        "PermissionError: [WinError 32] The process cannot access the file because it is being used by another process: 'C:\\Users\\me\\AppData\\Local\\Google\\Chrome\\User Data\\Default\\Network\\Cookies'",
+    ], bucket="infra")
+
+
+def test_chrome_136_change_cited_as_background_leaves_the_apps_500_to_the_product():
+    # chrome-refuses-debugging-on-default-profile used to read any citation of Chrome 136's change,
+    # so a report that worked around it and then hit the app's 500 was read as infra.
+    assert_not_read("regen", "browser-unavailable", [
+        "Setup note: Chrome 136+ no longer supports being driven over CDP with the default profile, so we use a fresh profile (works). But the checkout page returns HTTP 500 Internal Server Error on submit and the order is never created.",
+    ], bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "browser-unavailable", [
+        "Chrome failed to start: DevTools remote debugging requires a non-default data directory. Specify this using --user-data-dir.",
+    ], bucket="infra")
+
+
+def test_attach_to_running_browser_that_broke_on_a_blip_stays_a_blip():
+    # agent-cannot-attach-to-running-browser used to ignore resets and a next run that connected,
+    # so a one-off ECONNRESET on the attach was read as infra.
+    assert_not_read("regen", "browser-unavailable", [
+        "Failed to connect to the existing browser: connect ECONNRESET 127.0.0.1:9222. Happened once, the next run connected fine.",
+        "Playwright: browserType.connectOverCDP: failed to connect to the running Chrome: net::ERR_NETWORK_CHANGED, a network blip; retry succeeded.",
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "browser-unavailable", [
+        "`agent-browser --auto-connect` fails to connect to a running Chrome instance on Windows, even though the port is active and listening.",
+    ], bucket="infra")
+
+
+def test_capture_permission_words_of_the_app_or_a_setup_note_are_not_the_hosts():
+    # macos-capture-permission-blocks-tool used to read `permission ... is required` and `denied`
+    # anywhere, so setup notes and a web app's own permission messages were read as infra.
+    assert_not_read("regen", "browser-unavailable", [
+        "Note: Screen Recording permission is required for screenshots; it is granted. The agent looped on the cookie modal, clicking 'Accept' 20 times, stuck in a loop on the modal.",
+        "The agent misread the goal: asked to test the 'Accessibility' settings page, it opened the permissions tab where accessibility permission is not enabled for the demo user and toggled it instead of checking font size.",
+    ], bucket="agent-course")
+    assert_not_read("regen", "browser-unavailable", [
+        "Clicking 'Share screen' in the meeting web app shows a modal 'Screen recording permission denied' even though Chrome has it; the Share button does nothing and the page shows an error.",
+        "Our web app's onboarding page says 'Accessibility permission is required' and the Continue button is disabled forever, so no test can get past onboarding.",
+    ], bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "browser-unavailable", [
+        "Safari [safari_screenshot]\nscreencapture failed — Screen Recording permission may have been lost. Grant permission in System Settings → Privacy & Security → Screen Recording, then restart",
+        "Error: Accessibility permission is required. Grant it in System Settings → Privacy & Security → Accessibility, then restart the MCP server.",
+        "辅助功能权限、屏幕录像已经允许，但是在设置 -> Computer Use页面显示这两项权限未授权",
+    ], bucket="infra")
