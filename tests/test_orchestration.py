@@ -1274,3 +1274,96 @@ def test_environment_leak_rule_needs_a_statement_and_a_test_subject():
         "Provisioning a live Postgres+pgvector is an environment concern, not a code defect",
         "**`make test` failed on any machine with a Nebius profile selected.**",
     ], bucket="environment_false_red")
+
+
+SIGNAL = "completion-not-propagated"
+
+
+def test_wait_never_sees_finished_child_needs_a_child_that_finished():
+    # wait-never-sees-finished-child used to take "finished" inside "had not finished", and a
+    # test report, an overload or a red-only-on-Windows run beside its wait words, as a child
+    # that did finish, so a stalled child was read as handback_missing.
+    assert_not_read("orchestration", SIGNAL, [
+        "The implementer was never detected as done: it had not finished its task. Its last tool call was a foreground `pytest -x` that printed no output for 45 minutes before the orchestrator killed it.",
+    ], bucket="stalled_no_progress")
+    assert_not_read("orchestration", SIGNAL, [
+        "FAILED tests/test_wait.py::test_wait_resolves_on_done - the agent finished its turn but the wait never resolved within 5s\n==== 1 failed in 5.21s ====",
+        "× waitForIdle › resolves once the agent finished its turn but the wait never returned (timeout 5000ms)\nTest Files  1 failed (1)",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", SIGNAL, [
+        'The subagent never finished its task — API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}} — so the wait never sees completion.',
+    ], bucket="subagent_overloaded")
+    assert_not_read("orchestration", SIGNAL, [
+        "Tests are red only on Windows: the wait path never detects idle because the ConPTY output uses CRLF; on Linux in a clean env the same suite is green. The child finished normally.",
+    ], bucket="environment_false_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", SIGNAL, [
+        "Codex finished its turn and `herdr agent list` showed the pane's `agent_status` as `done`, but the wait never resolved — it ran the full 15 minutes and exited 1 with `timed out waiting for agent status change`.",
+        "On codex-cli 0.146.0, the **sync wait path never observes COMPLETED**: `cao session send <session> \"msg\"` blocks until timeout even though codex answered within seconds.",
+        "Support roles spawned as tmux sessions are never detected as completed by the daemon. They run their one-shot task, then sit idle at the Claude CLI prompt.",
+    ], bucket="handback_missing")
+
+
+def test_report_never_written_needs_the_finished_analysis():
+    # report-never-written-to-awaited-file used to count "review" in "reviewer" as a finished
+    # review, so a reviewer that never wrote its file because of a usage limit, a 529 at start-up
+    # or a refused relay was read as handback_missing.
+    assert_not_read("orchestration", SIGNAL, [
+        "The security reviewer never invoked the Write tool: its pane shows `You've hit your limit · resets 4pm (Europe/Berlin)` after it finished reading half the diff, and the coordinator sat waiting on the review file.",
+    ], bucket="usage_limit_mid_task")
+    assert_not_read("orchestration", SIGNAL, [
+        'The correctness reviewer never called the Write tool — its Task failed with `API Error: 529 {"type":"overloaded_error","message":"Overloaded"}` before the review started — and the coordinator sits waiting for the review file.',
+    ], bucket="subagent_overloaded")
+    assert_not_read("orchestration", SIGNAL, [
+        "The reviewer never used the Write tool because it refused the relayed instruction as not authorised by the user; the coordinator waits for the review file, the analysis never completed.",
+    ], bucket="relay_refused")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", SIGNAL, [
+        "Observed today (PAN-1055): the correctness reviewer completed its full analysis (3 blockers, 209KB transcript in `correctness-claude.log`, full review visible in the pane) but never invoked the Write tool to save `correctness.md` to the expected output path. The coordinator then sat waiting on that file indefinitely. Synthesis could not dispatch.",
+    ], bucket="handback_missing")
+
+
+def test_finished_but_result_not_received_zh_not_on_unfinished_task():
+    # finished-but-result-not-received-zh used to read 执行完 inside 没执行完 / 执行完一半 (not or half
+    # finished), and to pass over an overload, a usage limit or a test failure quoted in English,
+    # so a task cut off before its end was read as handback_missing.
+    assert_not_read("orchestration", SIGNAL, [
+        "子代理的任务还没执行完，CLI就一直显示等待状态，收不到结果，终端也没有任何输出。",
+    ], bucket="stalled_no_progress")
+    assert_not_read("orchestration", SIGNAL, [
+        "Codex任务没有执行完，CLI一直在等待，收不到结果；日志里最后一行是 API Error: 529 Overloaded。",
+    ], bucket="subagent_overloaded")
+    assert_not_read("orchestration", SIGNAL, [
+        "任务执行完一半，CLI一直显示等待，收不到结果。日志：Claude AI usage limit reached|1733400000",
+        "任务执行完了，但 CLI 一直显示等待状态，收不到结果。后来看日志是 You've hit your limit · resets 3pm",
+    ], bucket="usage_limit_mid_task")
+    assert_not_read("orchestration", SIGNAL, [
+        "测试执行完了，终端一直在等待，收不到结果。FAILED tests/test_api.py::test_login - AssertionError",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", SIGNAL, [
+        "# Win11 Codex任务执行完了，CLI一直显示等待状态，收不到结果\n1. messageTimer触发后只发送SIGTERM信号，但不等待进程退出",
+    ], bucket="handback_missing")
+
+
+def test_ends_turn_to_wait_not_over_the_reports_it_waited_for():
+    # ends-turn-to-wait used to fire on the wait line even when the verifier's red run, the
+    # reviewer's verdict or a failed task-notification followed it, so those were read as
+    # sentinel_wait_loop.
+    wait = "I'll wait for the agents to report back.\n"
+    assert_not_read("orchestration", "sentinel-wait", [
+        wait + "Taki (verifier): FAILED tests/test_api.py::test_login - assert 401 == 200\n==== 1 failed in 0.42s ====",
+        "I'll wait for the background agents to report back.\nVerifier: `npm test` — 2 failing\n  1) auth › rejects expired token: Error: expected 401, got 200",
+        "The orchestrator ends its turn to wait; then Taki reports: FAIL src/auth.test.ts (1 failed test), exit 1.",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "sentinel-wait", [
+        "I'll wait for the sub-agents to report back.\n🟡 爽世：\n## Verdict\nBLOCKED\n## Must fix\n#1 `src/auth.py` login(): expired-token branch untested.",
+        wait + "不通過。沒有測試。",
+    ], bucket="review_blocked")
+    assert_not_read("orchestration", "sentinel-wait", [
+        "I'll wait for the background agents to report back.\n<task-notification>\n<status>failed</status>\n<summary>Agent \"implement auth\" failed: API connection dropped while writing the final report</summary>\n</task-notification>\ngit log shows 3 commits: the work is done.",
+    ], bucket="notification_failed_work_done")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "sentinel-wait", [
+        "Three of the last four `/review` runs on #485 failed with \"the review stated no verdict\". The execution logs show the reviewer's final message each time: \"I'll wait for the agents and the test suite to report back\" / \"Both bug-scan agents are running. Waiting for their results.\" — it spawns Task agents, ends its turn to wait, and that dangling message becomes the run's result with no `REVIEW_VERDICT` line for the gate to parse.",
+    ], bucket="sentinel_wait_loop")
