@@ -9,12 +9,14 @@ Every table change adds cases here, as ua-parser's ``tests/test_ua.yaml`` does.
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import failtax
+from failtax.classify import extract_signals
 from real_messages import EVIDENCE_KEYS, REAL, evidence, read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
 ENTRY_KEYS = {"id", "source", "bucket", "rule", "note", *EVIDENCE_KEYS}
@@ -101,3 +103,34 @@ def test_every_bucket_has_a_real_message() -> None:
             missing[name] = absent
     assert (REAL / "agent-run.yaml").exists()
     assert not missing, f"buckets without a golden case: {missing}"
+
+
+#: Own extract rules no real message reads yet: the seed's field, exit-code and dispatch
+#: rules (their evidence is telemetry, not text) and a few veto or fallback readings.
+NOT_YET_READ = {
+    "agent-run": {"http-529-json", "http-529-sdk-status"},
+    "devflow": {"api-key-found", "approval-gate-requires", "ci-status-field", "compiler-exit-tool",
+                "dispatch-phase-timeout", "dispatch-timeout", "eglot-log", "no-tests-expected",
+                "test-runner-exit-tool"},
+    "replay": {"firefox-error-page-network", "lighthouse-trace-or-screenshot-error-code"},
+    "regen": set(),
+    "orchestration": {"notification-failed-field"},
+}
+
+
+@pytest.mark.parametrize("taxonomy", sorted(NOT_YET_READ))
+def test_every_own_extract_rule_reads_a_real_message(taxonomy: str) -> None:
+    """Each extract rule a table writes itself fires on at least one of its golden cases.
+
+    The narrowed-rule tests check a rule's own wording by its signal, which other rules
+    may give too; this names the rule, so a rule narrowed (or broken) until it reads
+    nothing fails here. A rule that starts reading a real message leaves NOT_YET_READ.
+    """
+    tables = Path(failtax.__file__).parent / "data" / "tables"
+    own = {r["id"] for r in tomllib.loads((tables / f"{taxonomy}.toml").read_text(encoding="utf-8"))["extract"]}
+    table = failtax.load_table(taxonomy)
+    fired: set[str] = set()
+    for entry in _load(REAL / f"{taxonomy}.yaml"):
+        fired.update(extract_signals(evidence(entry), table)[1])
+    assert not own - fired - NOT_YET_READ[taxonomy], f"rules no golden case fires: {sorted(own - fired - NOT_YET_READ[taxonomy])}"
+    assert not NOT_YET_READ[taxonomy] & fired, f"now read, drop from NOT_YET_READ: {sorted(NOT_YET_READ[taxonomy] & fired)}"
