@@ -1049,3 +1049,172 @@ def test_attachment_limit_from_a_tools_own_model_call_is_a_tool_failure():
         assert answer("agent-run", text).rule == "tool-failed"
     # positive control: the rule's own wording is still read
     assert_read("agent-run", "context-exceeded", OWN_WORDING, bucket="context_exceeded")
+
+
+def test_auto_reply_cap_not_read_when_said_unreached_or_beside_a_network_or_kill():
+    # auto-reply-cap-reached used to allow any 20 characters between the setting and 'reached'/'hit', and
+    # any 'limit' before it, so "ends before max_consecutive_auto_reply is reached", "was never reached" and
+    # "the token count hits the limit, even with max_consecutive_auto_reply=50" were read as max_turns.
+    assert_not_read("agent-run", "max-turns", [
+        "Even though max_consecutive_auto_reply was never reached, the run dies with httpx.ConnectError: [Errno 111] Connection refused after a few turns.",
+        "The chat terminates when the token count hits the limit, even with max_consecutive_auto_reply=50: openai.APIConnectionError: Connection error.",
+    ], bucket="network")
+    assert_not_read("agent-run", "max-turns", [
+        "The agent stopped long before max_consecutive_auto_reply was hit; the container was OOM killed (exit code 137).",
+    ], bucket="killed")
+    assert_not_read("agent-run", "max-turns", [
+        "The group chat ends before max_consecutive_auto_reply is reached: the assistant replies with an empty message and the conversation just terminates.",
+    ], not_bucket="max_turns")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "max-turns", [
+        "max_consecutive_auto_reply is reached",
+        "max_consecutive_auto_reply (10) was reached, the chat stops",
+        "# The agent stops only when the number of sessions reaches the upper limit（Commenting system_message also doesn't work unless max_consecutive_auto_reply is modified）",
+        "The chat stops when the reply count hits the limit set by max_consecutive_auto_reply.",
+        "Maximum number of consecutive auto-replies reached",
+    ], bucket="max_turns")
+
+
+def test_stop_after_n_model_calls_not_read_beside_a_kill_crash_or_dropped_connection():
+    # stops-after-n-model-calls used to veto only a few connection words, so an OOM kill, a segfault or
+    # httpx's "Server disconnected" after N LLM calls was read as max_turns.
+    assert_not_read("agent-run", "max-turns", [
+        "The agent stops after 10 LLM calls: the process was killed by the OOM killer, memory grows with each call.",
+        "The run ends after 2 model calls with Segmentation fault (core dumped).",
+    ], bucket="killed")
+    assert_not_read("agent-run", "max-turns", [
+        "MCP server disconnects after 3 LLM calls: httpx.RemoteProtocolError: peer closed connection without sending complete message body",
+        "After 20 model calls it stopped: Server disconnected without sending a response.",
+    ], bucket="network")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "max-turns", [
+        "I am observing that after 10 LLM calls it disconnect, I have to then start again. there is no option to. set configuration for. that.",
+        "The agent stops after 25 model calls every time.",
+    ], bucket="max_turns")
+
+
+def test_kept_stopping_not_read_when_the_setting_is_ruled_out_or_a_cause_is_named():
+    # kept-stopping-at-iteration-setting used to read any "keeps stopping … max_iterations", so a report that
+    # rules the setting out and shows ECONNRESET, or one whose model returns an empty response, was max_turns.
+    assert_not_read("agent-run", "max-turns", [
+        "The agent keeps stopping mid-task and it is not max_iterations (I set it to 200): the log shows ECONNRESET from the proxy.",
+    ], bucket="network")
+    assert_not_read("agent-run", "max-turns", [
+        "It keeps stopping after one tool call even with max_steps=50; the model just returns an empty response with finish_reason stop.",
+    ], not_bucket="max_turns")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "max-turns", [
+        "it kept stopping even though I was explicit multiple times to continue processing until an objective was met. "
+        "This was infuriating... but I finally realized that I has set Parameters --> Max-Iterations to 5, thinking that it was (max-retries on failure).",
+        "The run stopped because of the Max-Iterations setting.",
+    ], bucket="max_turns")
+
+
+def test_defined_iteration_limit_not_read_when_said_unreached_or_beside_a_network_error():
+    # hits-defined-iteration-limit used to veto only ENOTFOUND/ECONNREFUSED/ECONNRESET/fetch failed, and no
+    # negation, so "long before … reaches the defined "Max Iterations" limit … Connection error", a socket
+    # hang up, and "did not hit the set maxSteps limit" after an empty response were read as max_turns.
+    assert_not_read("agent-run", "max-turns", [
+        'Long before the run reaches the defined "Max Iterations" limit, the workflow fails with Connection error.',
+        "Does the agent stop because it hits the defined `Max Iterations` limit? No, the logs show: Error: socket hang up",
+    ], bucket="network")
+    assert_not_read("agent-run", "max-turns", [
+        "The agent stops at step 3 with Error: The model returned an empty response. It did not hit the set maxSteps limit.",
+    ], bucket="no_output")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "max-turns", [
+        'When the AI Agent Node hits the defined `Max Iterations` limit while "On Error" is set to "Continue (using error output)", the execution routes to the Success output.',
+        "When an agent hits the maxSteps limit (default 30), the turn just silently stops.",
+    ], bucket="max_turns")
+
+
+def test_iteration_reaches_maximum_not_read_for_a_maximum_limit_of_something_else():
+    # iteration-reaches-maximum used to take any "maximum limit"/"maximum count" as the cap, so "this turn
+    # exceeded the maximum limit of 8192 output tokens" or an upload step's 10 MB limit was read as max_turns.
+    assert_not_read("agent-run", "max-turns", [
+        "Error: the response in this turn exceeded the maximum limit of 8192 output tokens; the answer was cut off.",
+        "Upload step exceeded the maximum limit of 10 MB for attachments.",
+        "Request failed: the number of tool calls in this turn exceeded the maximum limit of 128.",
+    ], not_bucket="max_turns")
+    assert_not_read("agent-run", "max-turns", [
+        "The memory used by this step exceeded the maximum limit and the process was killed (OOM).",
+    ], bucket="killed")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "max-turns", [
+        "# Receive a message/event rather than raising RuntimeError when agent iteration reaches maximum",
+        "Whether it's possible to get an event instead of RuntimeError when iteration exceeds maximum.",
+        "The turn reached the maximum limit.",
+        "agent step reached maximum (20)",
+    ], bucket="max_turns")
+
+
+def test_empty_model_response_code_not_read_inside_a_longer_identifier():
+    # empty-output-host-placeholder's new empty_(model|llm|assistant)_ form used to match inside any
+    # identifier, so a traceback through _handle_empty_model_response or a missing allow_empty_assistant_reply
+    # setting was read as no_output.
+    assert_not_read("agent-run", "empty-output", [
+        'Traceback (most recent call last):\n  File "agent/loop.py", line 212, in _handle_empty_model_response\n'
+        '    return self.messages[-1]["content"][0]\nTypeError: \'NoneType\' object is not subscriptable',
+        "KeyError: 'allow_empty_assistant_reply' in config/agent.yaml",
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "empty-output", [
+        "任务回复和总结均成功，但完成通知的持久化状态为 `kind: completion`、`status: failed`、`error: EMPTY_MODEL_RESPONSE`。",
+        "error: EMPTY_LLM_RESPONSE",
+        "incomplete/task_complete_empty_reply",
+    ], bucket="no_output")
+
+
+def test_empty_string_not_read_from_a_command_or_setting_naming_the_agent():
+    # empty-output-sdk-returned-empty-string used to allow 30 characters between the agent's name and
+    # "returns an empty string", so `which claude` or `claude --version` returning nothing (a launch problem)
+    # and a model-name setting were read as no_output.
+    assert_not_read("agent-run", "empty-output", [
+        "`which claude` returns an empty string under launchd, so the spawn of the agent does nothing.",
+        "claude --version returns an empty string after the update; the binary seems broken.",
+        "The model name setting returns an empty string, so the agent falls back to the default.",
+    ], not_bucket="no_output")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "empty-output", [
+        "When the Claude Code SDK returns an empty string (0 chars), the bridge never delivers SDLC stage progress, links, or any response to Telegram.",
+        "Sometimes the agent's response returns an empty string.",
+    ], bucket="no_output")
+
+
+def test_zh_no_output_not_read_inside_a_word_or_beside_a_named_cause():
+    # empty-output-localized-zh-no-output-text used to take the letters 'ai' anywhere (python main.py) and had
+    # no veto for an OOM kill or an expired key, so these were read as no_output.
+    assert_not_read("agent-run", "empty-output", [
+        "运行 python main.py 没有输出任何内容",
+        "进程被 OOM 杀掉，模型没有输出任何内容",
+        "API Key 过期，模型没有输出任何内容，返回 401",
+    ], not_bucket="no_output")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "empty-output", [
+        "让agent对一个文件进行review，过程看起来貌似正常，但是cursor里没有最终的文字输出",
+        "模型连续两轮都没有输出内容。可以重试，或换一种说法。",
+        "AI没有输出任何内容",
+    ], bucket="no_output")
+
+
+def test_reasoning_then_done_not_read_beside_a_kill_crash_or_dropped_stream():
+    # empty-output-reasoning-then-done (an early route, before network and kill) used to ignore kills, crashes,
+    # a 502 and a disconnected stream, so "thinking but no output text, then zsh: killed" was read as no_output.
+    assert_not_read("agent-run", "empty-finish-stop", [
+        'Claude Code showed its thinking but no output text, then the terminal printed "zsh: killed claude" (out of memory).',
+        "After the reasoning, the CLI printed [DONE] and then crashed with Segmentation fault (core dumped).",
+        "After thinking for a while it printed [DONE] and the process exited with code 137.",
+    ], bucket="killed")
+    assert_not_read("agent-run", "empty-finish-stop", [
+        "The stream shows reasoning but no content, then the proxy returns 502 Bad Gateway.",
+        "The model streams its reasoning but no answer text, then: Error: stream disconnected before completion: Transport error: error decoding response body",
+    ], bucket="network")
+    assert_not_read("agent-run", "empty-finish-stop", [
+        "o3-mini spends all 2000 max_completion_tokens on reasoning but empty content is returned.",
+    ], not_bucket="no_output")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "empty-finish-stop", [
+        "The unsteady LLM gives a empty response(normal CoT but empty main text). The console on right side shows the "
+        "monitor proxy program, it shows that after the CoT, LLM just gives [DONE].",
+        "The model streams its reasoning but no final answer, and the stream ends.",
+    ], bucket="no_output")
