@@ -1245,3 +1245,130 @@ def test_nvcc_architecture_must_be_numbered_not_a_build_file_name():
         "nvcc fatal : Value 'sm_89' is not defined for option 'gpu-architecture'",
         "nvcc fatal : Value 'sm_90a' is not defined for option 'gpu-architecture'",
     ], bucket="infra")
+
+
+def test_conflicting_needs_the_base_branch_itself_not_a_word_starting_with_it():
+    # forge-mergeable-conflicting used to match any word starting with a base name after
+    # "is conflicting with the" (target framework, base image, default environment), so a NuGet
+    # build error, a Docker build failure and a failed deploy were read as branch_divergence.
+    assert_not_read("devflow", "merge-conflict", [
+        "Build failed: the version pinned in this branch is conflicting with the target framework.\n"
+        "error NU1202: Package Foo 2.0.0 is not compatible with net6.0",
+    ], bucket="compile")
+    assert_not_read("devflow", "merge-conflict", [
+        "The Dockerfile in this PR is conflicting with the base image: ERROR: failed to solve: process "
+        "\"/bin/sh -c apt-get install -y python3.12\" did not complete successfully: exit code: 100",
+        "Deploy failed: this branch is conflicting with the default environment variables; DATABASE_URL is not set",
+    ], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "merge-conflict", [
+        "**One thing blocks the merge: the branch is CONFLICTING against current `main`.** These are real code conflicts",
+        "this branch is still conflicting against main",
+        "branch is conflicting with origin/develop.",
+    ], bucket="branch_divergence")
+
+
+def test_branch_conflicting_with_remote_ref_name_is_not_a_content_conflict():
+    # branch-conflicts-with-remote-tracking-base used to read any "branch ... conflicts with origin/x",
+    # so a fetch whose ref names clash (git's `cannot lock ref ... exists`, fixed by `git remote prune`)
+    # was read as branch_divergence.
+    assert_not_read("devflow", "merge-conflict", [
+        "git fetch fails because my branch name conflicts with origin/feature/login:\n"
+        "error: cannot lock ref 'refs/remotes/origin/feature/login': 'refs/remotes/origin/feature' exists; "
+        "cannot create 'refs/remotes/origin/feature/login'",
+        "error: some local refs could not be updated; try running\n"
+        " 'git remote prune origin' to remove any old, conflicting branches\n"
+        "the branch feature/x conflicts with origin/feature",
+    ], not_bucket="branch_divergence")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "merge-conflict", [
+        "When `worktree create` reuses an existing worktree whose branch conflicts with `origin/$DEFAULT_BRANCH`, "
+        "the helper runs rebase, immediately aborts it on conflict",
+    ], bucket="branch_divergence")
+
+
+def test_commits_behind_dev_environment_is_a_deploy_lag_not_a_stale_branch():
+    # behind-base-forge-wording's new dev/develop/trunk bases used to match "dev" as an environment
+    # (a dev environment, production lagging dev), so failed deploys were read as branch_divergence.
+    assert_not_read("devflow", "behind-base", [
+        "Deploy to production failed: health check timed out after 300s. production is 42 commits behind dev",
+        "Staging is 12 commits behind dev environment; container exited with code 137 (OOMKilled)",
+        "the preview deployment is 3 commits behind the dev deployment: Error: The deployment failed: 502 Bad Gateway",
+    ], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "behind-base", [
+        "$ git rev-parse origin/main\n39c63e8465b8d9b3c9cefeca231b2151535ba009            # 16 days old, 426 commits behind dev",
+        "feature/x is 14 commits behind develop.",
+        "worktree base origin/main, 30 commits behind trunk",
+    ], bucket="branch_divergence")
+
+
+def test_fast_forward_failing_on_a_lock_network_or_missing_git_is_not_a_stale_base():
+    # stack-tool-trunk-failed-to-fast-forward vetoed `could not lock` but not git's `cannot lock ref`,
+    # nor ssh time-outs or a missing git, so those were read as branch_divergence.
+    assert_not_read("devflow", "cannot-fast-forward", [
+        "⚠ Failed to fast-forward main: failed to run git: error: cannot lock ref 'refs/heads/main': "
+        "Unable to create '/repo/.git/refs/heads/main.lock': File exists.",
+    ], not_bucket="branch_divergence")
+    assert_not_read("devflow", "cannot-fast-forward", [
+        "⚠ Failed to fast-forward main: failed to run git: ssh: connect to host github.com port 22: "
+        "Connection timed out\nfatal: the remote end hung up unexpectedly",
+        "Failed to fast-forward master: exec: \"git\": executable file not found in $PATH",
+    ], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "cannot-fast-forward", [
+        "⚠ Failed to fast-forward master: failed to run git: fatal: cannot force update the branch "
+        "'master' used by worktree at 'XXX'",
+    ], bucket="branch_divergence")
+
+
+def test_zed_language_server_download_failing_on_network_or_disk_is_infra():
+    # editor-lsp-plugin-server-start-failed used to read any Zed `Failed to start language server "x":
+    # from extension`, so a server download cut by the network or a full disk was read as plugin_startup.
+    assert_not_read("devflow", "plugin-init-error", [
+        "2026-05-02T18:32:32 ERROR [project::lsp_store] Failed to start language server \"rust-analyzer\": "
+        "from extension \"Rust\" version 0.1.0: failed to download: error sending request for url "
+        "(https://github.com/rust-lang/rust-analyzer/releases): connection error: Connection reset by peer",
+        "ERROR [project::lsp_store] Failed to start language server \"pyright\": from extension \"Python\" "
+        "version 0.2.0: npm ERR! code ENOSPC\nnpm ERR! syscall write\nnpm ERR! errno -28 no space left on device",
+    ], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "plugin-init-error", [
+        "LSP: failed to start language server: No such file or directory (os error 2): pylsp",
+        "ERROR [project::lsp_store] Failed to start language server \"ansible\": from extension \"Ansible\" "
+        "version 0.2.0: installed package '@ansible/ansible-language-server' did not contain expected path "
+        "'node_modules/@ansible/ansible-language-server/bin/ansible-language-server'",
+    ], bucket="plugin_startup")
+
+
+def test_void_transient_in_a_ci_step_or_buttercup_run_is_not_a_plugin_load():
+    # emacs-package-needs-newer-transient vetoed ERT and byte-compile output but not a CI step's exit
+    # or buttercup's tally, so a package's own CI compile was read as plugin_startup (not infra) and a
+    # failing buttercup spec as plugin_startup (not test).
+    assert_not_read("devflow", "plugin-init-error", [
+        "Run eask compile\nCompiling /home/runner/work/foo/foo/foo.el...\n"
+        "Error: Symbol's function definition is void: transient-define-prefix\n"
+        "##[error]Process completed with exit code 1.",
+    ], bucket="infra")
+    assert_not_read("devflow", "plugin-init-error", [
+        "Error: void-function (transient-prefix)\nRan 4 specs, 1 failed, in 0.3 seconds.",
+    ], bucket="test")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "plugin-init-error", [
+        "Warning (initialization): An error occurred while booting Doom Emacs:\n\n"
+        "Symbol's function definition is void: transient-prefix",
+        "Error loading autoloads: (void-function transient-prefix)",
+    ], bucket="plugin_startup")
+
+
+def test_vim_plug_hook_failing_on_network_or_disk_is_infra():
+    # vim-plug-post-update-hook-failed used to read any `x Post-update hook for X ...`, so a hook that
+    # could not reach the network or ran out of disk was read as plugin_startup.
+    assert_not_read("devflow", "plugin-init-error", [
+        "x Post-update hook for LanguageClient-neovim ... curl: (6) Could not resolve host: github.com",
+        "x Post-update hook for markdown-preview.nvim ... npm ERR! code ENOSPC no space left on device",
+    ], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "plugin-init-error", [
+        "x Post-update hook for avante.nvim ... Vim:E492: Not an editor command: AvanteBuild",
+    ], bucket="plugin_startup")
