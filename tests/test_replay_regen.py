@@ -2401,3 +2401,187 @@ def test_capture_permission_words_of_the_app_or_a_setup_note_are_not_the_hosts()
         "Error: Accessibility permission is required. Grant it in System Settings → Privacy & Security → Accessibility, then restart the MCP server.",
         "辅助功能权限、屏幕录像已经允许，但是在设置 -> Computer Use页面显示这两项权限未授权",
     ], bucket="infra")
+
+
+def test_ui_kit_release_rule_leaves_tests_whose_lookup_failed_after_a_kit_upgrade():
+    # ui-kit-release-regressed-component used to read any "no longer works with <kit> <version>",
+    # so a test whose lookup found nothing after an MUI or Bootstrap upgrade was read as product-defect.
+    assert_not_read("replay", "app-component-defect", [
+        'Tests no longer work with MUI 5.11: the Select component now renders a div instead of a native select, so our test fails with "Unable to find an element".',
+        "Bootstrap 5.3 broke our dropdown component: Error: element not found: .dropdown-menu.show after clicking the toggle; the menu now gets the class .dropdown-menu[data-bs-popper] instead.",
+        'Our Select no longer works with MUI 5.11 — Unable to find an accessible element with the name "Country"; the label is now attached to a different element.',
+    ], bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "app-component-defect", [
+        "Prop 'mask' of q-input does not work in Quasar ver  1.15.22. I don't have this issue in Quasar ver 1.15.21",
+        "Using `null` as the value of a combobox option no longer works in @headlessui/vue v1.7.17. As soon as you hover over the combobox option with value `null`, you'll see an error in the console.",
+    ], bucket="product-defect")
+
+
+def test_runner_hang_rule_leaves_hangs_the_report_puts_on_the_app_or_a_stale_selector():
+    # runner-hangs-on-command used to read any "Cypress hangs when clicking X", so an app whose
+    # request never returned, that threw a TypeError, or a renamed selector, was read as infra.
+    assert_not_read("replay", "test-tool-regression", [
+        "Cypress hangs when clicking the Export button: the export request never returns and the spinner keeps spinning forever. Opening the page by hand shows the same endless spinner.",
+        "TestCafe hangs when clicking the Save button: the page throws Uncaught TypeError: Cannot read properties of undefined (reading 'id') and the form never submits.",
+        "The call to cy.visit freezes the Cypress test runner: the page keeps redirecting between /login and /home because the session cookie is never set.",
+    ], bucket="product-defect")
+    assert_not_read("replay", "test-tool-regression", [
+        "Cypress hangs when typing into the email field after the login page redesign; the input was renamed to #user-email and the old #email selector no longer matches.",
+    ], bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "test-tool-regression", [
+        "# Cypress hangs when calling .click() on a web component\nThis appears to be a regression in 4.8. In 4.7 this functions as expected.\ncy.contains('ion-button', 'My Button').click()\nThe call to the click freezes the Cypress test runner.",
+    ], bucket="infra")
+
+
+def test_e2e_helper_rule_leaves_the_apps_own_helpers_and_classes():
+    # e2e-helper-class-needs-adjusting used to read any helper or class "accordingly" beside a test word,
+    # so an e2e red caused by the app's own pricing or date helper was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "E2E checkout test fails: the total shows 10.00 instead of 12.10 since the VAT rate changed on the server. We need to update the helper `calcVat` accordingly in the pricing service.",
+        "The Cypress test caught it: after the currency change the cart shows $0.00 for every item. Someone has to update the helpers formatPrice.ts accordingly in src/utils.",
+        "E2E test red: due to the changes the Datepicker got from 4 -> 5, dates shift by a day; update the class DateAdapter in src/app accordingly.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "In e2e testing of ionic7 projects, the ion-input is not accessible / no value can be set.\nIn my opinion, you just have to look which changes the Ion-Input got from 6 ⇾ 7 and adjust the class `IonicInput` accordingly.",
+        "The Playwright e2e run fails on the new signup flow: adjust the page objects SignupPage accordingly.",
+    ], bucket="stale-script")
+
+
+def test_engine_bug_rule_leaves_a_browser_bug_the_report_rules_out():
+    # browser-engine-bug-cited-as-cause used to read a tracker link after "caused by the Firefox bug"
+    # even when the report said it was not the cause, so the app's own bug was read as infra.
+    assert_not_read("replay", "browser-release-regression", [
+        '# Date picker shows NaN in Firefox\nWe first thought this was caused by the Firefox bug https://bugzilla.mozilla.org/show_bug.cgi?id=1234567 but it is not: our date formatter passes "2024-01-05 10:00" to new Date(), which Firefox rejects. Fixed the formatter.',
+        "Not due to the Chrome bug https://crbug.com/1400000 as suggested: the Save button is disabled in Chrome because our form validation reads event.path, which was removed. Fixed in the form component.",
+        "The checkout e2e test is red in Safari only. It is not because of a WebKit bug: https://bugs.webkit.org/show_bug.cgi?id=200000 was closed as invalid; the checkout page actually sends an empty cart id in Safari because the localStorage write fails in private mode.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "browser-release-regression", [
+        "# Firefox INP tests failing\nDue to this bug:\nhttps://bugzilla.mozilla.org/show_bug.cgi?id=2000426\n\nTests expecting a `click` event are instead seeing a longer `pointerdown` event.",
+    ], bucket="infra")
+
+
+def test_bundled_browser_rule_leaves_a_runner_browser_the_report_clears():
+    # runner-bundled-browser-build-problem used to read "problem" anywhere after "Chromium in the version
+    # of Playwright", so a report clearing the browser (the app or a renamed label at fault) was read as infra.
+    assert_not_read("replay", "browser-release-regression", [
+        "We first blamed the Chromium in the version of Playwright we use, but it was not a browser problem: the login form double-submits because our submit handler is attached twice, and the server answers 409.",
+        'Suspected WebKit of the version of Playwright we pin has an issue, but the real cause is the checkout page calling a removed API; the page shows "Something went wrong" in every browser.',
+    ], bucket="product-defect")
+    assert_not_read("replay", "browser-release-regression", [
+        'Firefox in this version of Playwright is not the problem here: the "Log in" button was renamed to "Sign in" and the test still looks for the old label.',
+    ], bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "browser-release-regression", [
+        "# test(integration-ui): fix for WebKit\nWebKit in the version of Playwright we are with seems to have a problem where `:host(bx-modal[open])` is defined before `:host(bx-modal)`.",
+    ], bucket="infra")
+
+
+def test_scroll_or_focus_rule_leaves_missing_fields_and_crashed_browsers():
+    # browser-specific-scroll-or-focus-lost used to read "In Firefox ... the focus is lost" beside any
+    # test tool not on its list, a failed lookup or a crashed browser, so those were read as product-defect.
+    assert_not_read("replay", "app-component-defect", [
+        'In Firefox the focus is lost on the search field and then: Capybara::ElementNotFound: Unable to find field "q" that is not disabled. The field is now called "query" after the header change.',
+    ], bucket="stale-script")
+    assert_not_read("replay", "app-component-defect", [
+        "In Safari the focus is lost right after the page loads, then the browser crashed and the session terminated.",
+    ], bucket="infra")
+    assert_not_read("replay", "app-component-defect", [
+        "In Chrome the focus gets lost between two fill_in calls in Capybara, so half the text ends up in the wrong input; typing by hand works fine.",
+        "In Safari 17.4 the focus is lost when the dialog opens; this is a known WebKit issue (fixed in Safari 17.5), nothing in our dialog changed and it passes in Chrome and Firefox.",
+    ])
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "app-component-defect", [
+        "# Firefox: the scroll is dropped on clicking the test case/suite/folder\nIn Firefox, on opening a test case, test suite or a folder, the scroll is dropped down.",
+    ], bucket="product-defect")
+
+
+def test_app_socket_drop_is_not_the_tools_missing_reconnect():
+    # tool-never-reconnects-dropped-socket used to accept "headless" or a DevTools window as
+    # the browser tool and had no blip veto, so an app's socket watched in DevTools, one met in
+    # a headless run, and a CDP drop a retry cleared were read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "The notifications WebSocket disconnects repeatedly without auto-reconnect in our headless runs; after that the Save button does nothing.",
+        "In DevTools the websocket disconnects frequently with no automatic reconnect, and then the Save button does nothing until you reload.",
+    ], bucket="product-uxux")
+    assert_not_read("regen", "tool-code-error", [
+        "Remote browser session failed: the CDP websocket disconnects repeatedly with no auto-reconnect; read ECONNRESET from the corporate proxy, a retry worked.",
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "When using OpenClaw's browser data scraping feature, the WebSocket connection drops frequently, causing scraping tasks to fail or require manual restart.\nWebSocket disconnects frequently, with no automatic recovery.",
+    ], bucket="infra")
+
+
+def test_reconnect_loop_needs_the_browser_itself_reopened():
+    # tool-reconnect-loop used to take any "infinite loop trying to re…" with "browser" within
+    # 30 characters, so an agent re-creating an item in the browser and a page reconnecting
+    # its own websocket were read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "The agent went into an endless loop of trying to re-create the same todo item in the browser, clicking Add again and again.",
+    ], bucket="agent-course")
+    assert_not_read("regen", "tool-code-error", [
+        "After the session expires the page enters an infinite loop trying to reconnect the websocket and the browser tab freezes; the Save button does nothing.",
+    ], bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "When using Browser Use with CDP, if the browser is closed (eg. session timeout after 30s), Browser Use enters an infinite loop attempting to reopen a new browser context.",
+    ], bucket="infra")
+
+
+def test_negated_happens_rarely_is_not_a_share_of_runs():
+    # reported-share-of-runs' new "happens rarely" matched inside "doesn't happen rarely" and
+    # "not something that happens rarely", so a browser that never starts was read as transient.
+    assert_not_read("regen", "reported-share-of-runs", [
+        "browserType.launch: Browser closed. It doesn't happen rarely, it happens every single time since the update.",
+        "Chrome failed to launch: Failed to launch the browser process! This is not something that happens rarely; it fails on every run on the ARM runner.",
+    ], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "reported-share-of-runs", [
+        "We checked this particular instance and found that this failure is due to our infra browser issue. It happen very rarely and we have work in plan to handle it in coming month.",
+    ])
+
+
+def test_last_working_version_of_the_app_or_a_blip_is_not_a_tool_regression():
+    # tool-last-working-version used to read any "Last working version: N.N" line, so the app's
+    # own release that broke a button and a network blip that names a version were read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "Playwright generation fails on our checkout page: after upgrading the storefront theme, the Pay button stays disabled for valid cards.\nLast working version: 4.2.1\n",
+        "Checkout form: the Submit button does nothing after upgrading the storefront to 4.3.0.\nLast working version: 4.2.1\nThe page shows a blank white screen after clicking Pay.",
+    ], bucket="product-uxux")
+    assert_not_read("regen", "tool-code-error", [
+        "Generation fails with ETIMEDOUT connecting to the remote browser over CDP.\nLast working version: v1.4.2\nIt seems to be a network blip on our side, retrying sometimes works.",
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "**agent-browser version:** v0.21.0, v0.21.2 (both affected)\n**Last working version:** v0.19.0\nWhen connecting to a remote Browserless instance over WSS, the agent-browser daemon in v0.21.x loses its CDP connection between sequential command invocations.",
+    ], bucket="infra")
+
+
+def test_placeholder_assertions_written_by_a_coding_assistant_stay_its_course():
+    # tool-generator-writes-placeholder-assertions vetoed only "the agent", "the model", Claude,
+    # GPT and Copilot, so a scaffold that Cursor or an AI assistant wrote with placeholder
+    # assertions was read as the tool's template (infra).
+    assert_not_read("regen", "tool-code-error", [
+        "Cursor generated a Playwright test scaffold, but the assertions are placeholders: expect(true).toBe(true). It never looked at the page.",
+        "The AI assistant produced a test template and the assertions are dummy placeholders; it ignored the acceptance criteria in the test case.",
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        '`generate(what: "test", test_name: "google_news_load")` produces a Playwright test scaffold, but the assertions are generic placeholders.',
+    ], bucket="infra")
+
+
+def test_same_old_screenshot_from_a_page_that_never_changed_is_not_the_tools():
+    # tool-feeds-agent-stale-screenshots read any "fed the same old screenshot", so a page of the
+    # app that never re-rendered was read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "After clicking Save the page never re-renders and the Save button does nothing, so the agent is fed the same old screenshot each step.",
+    ], bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        'Magnitude does not give the agent updated screenshots past the initial "Page stability wait". The agent is instead fed the same (old) screenshots and keeps waiting for the changes it expects which never happens, even though the page has updated in the meantime.',
+    ], bucket="infra")
