@@ -1367,3 +1367,134 @@ def test_ends_turn_to_wait_not_over_the_reports_it_waited_for():
     assert_read("orchestration", "sentinel-wait", [
         "Three of the last four `/review` runs on #485 failed with \"the review stated no verdict\". The execution logs show the reviewer's final message each time: \"I'll wait for the agents and the test suite to report back\" / \"Both bug-scan agents are running. Waiting for their results.\" — it spawns Task agents, ends its turn to wait, and that dangling message becomes the run's result with no `REVIEW_VERDICT` line for the gate to parse.",
     ], bucket="sentinel_wait_loop")
+
+
+SIG = "channel-notification-failed"
+
+
+REV = "review-blocking"
+
+
+def test_slack_api_error_needs_a_post_or_notification():
+    # slack-api-error-on-post used to read any Slack Web API error code, so a Slack bot
+    # that failed at start-up was read as notification_failed_work_done.
+    assert_not_read("orchestration", SIG, [
+        "[slack-bot] Starting Bolt app in socket mode...\nError: An API error occurred: invalid_auth\n"
+        "    at platformErrorFromResult (node_modules/@slack/web-api/dist/errors.js:62:33)\n"
+        "The agent never started; no tool calls were made.",
+    ], bucket="subagent_overloaded")
+    assert_not_read("orchestration", SIG, [
+        "Subagent (slack-triage) fetching conversations.history for #incidents to summarise the outage\n"
+        "Error: An API error occurred: not_in_channel\nTriage aborted before any summary was written.",
+    ], not_bucket="notification_failed_work_done")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", SIG, [
+        "# [INFRA] Make the slack notifications work again\nWe usually received a slack message when the npm package is available.\n"
+        "Run slackapi/slack-github-action@v1.24.0\nError: Error: An API error occurred: invalid_auth",
+    ], bucket="notification_failed_work_done")
+
+
+def test_channel_delivery_incomplete_is_not_a_completion():
+    # channel-delivery-failed-after-success used to take "incomplete" for its completion word,
+    # so a run cut off mid-task was read as notification_failed_work_done.
+    assert_not_read("orchestration", SIG, [
+        "Slack send failed: channel_not_found. Agent stopped at step 3/7, run incomplete; nothing was committed.",
+    ], not_bucket="notification_failed_work_done")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", SIG, [
+        "When a cron job completes successfully but Telegram delivery fails (e.g., 502 Bad Gateway), "
+        "the job's overall status is reported as `error`.",
+    ], bucket="notification_failed_work_done")
+
+
+def test_run_failed_because_of_notification_needs_the_notice_itself():
+    # run-failed-because-of-notification used to read "fail on/for <email|webhook ...>" followed by
+    # any noun, so failures in email-handling code were read as notification_failed_work_done.
+    assert_not_read("orchestration", SIG, [
+        "The nightly jobs fail on the email parser since the refactor: ValueError: invalid header in message 42",
+        "Tasks fail for email addresses with a plus sign: the signup worker crashes with KeyError 'local_part'.",
+        "Jobs fail due to webhook timeout: the deploy webhook never answered, so the release never reached production.",
+    ], not_bucket="notification_failed_work_done")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", SIG, [
+        "This PR ensures the pipeline run does not fail because of notification\nWay better than what we had.",
+        "having a pipeline run failing for a mail error feels awkward.",
+    ], bucket="notification_failed_work_done")
+
+
+def test_smtp_error_on_product_email_is_not_a_notification():
+    # smtp-error-sending-notification used to read any email send, so a broken signup email
+    # (the product's own work) was read as notification_failed_work_done.
+    assert_not_read("orchestration", SIG, [
+        "Users never receive the signup confirmation: SMTP error when trying to send the confirmation email "
+        "(535 5.7.8 Authentication credentials invalid). The signup flow is broken.",
+    ], not_bucket="notification_failed_work_done")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", SIG, [
+        "# Error when sending partner email\nAn SMTP error occurred from the notification pipeline when attempting to send the partner email.",
+    ], bucket="notification_failed_work_done")
+
+
+def test_tool_permission_approvals_are_not_a_review():
+    # approval-the-author-cannot-give used to read tool-permission approvals an agent cannot give,
+    # so a run waiting forever on a confirmation prompt was read as review_blocked.
+    assert_not_read("orchestration", REV, [
+        "The tool requires approvals the agent cannot provide in non-interactive mode, so it waits forever on the confirmation prompt.",
+    ], bucket="stalled_no_progress")
+    assert_not_read("orchestration", REV, [
+        "In auto mode the subagent cannot give approvals; its Write call was denied and it returned without editing the file.",
+    ], not_bucket="review_blocked")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", REV, [
+        "## BLOCKED — branch protection requires an approving review the worker cannot self-provide",
+        "This seat cannot supply the approval (agent seats never approve governed PRs) and will not re-queue.",
+        "gh pr review 18972 --approve\n→ failed to create review: GraphQL: Review Can not approve your own pull request (addPullRequestReview)",
+    ], bucket="review_blocked")
+
+
+def test_code_owner_review_beside_a_red_gate():
+    # code-owner-or-extra-approval-outstanding used to fire whatever the rest said, so a verifier's
+    # red typecheck with an already approved code-owner review was read as review_blocked.
+    assert_not_read("orchestration", REV, [
+        "Verifier: FAIL. npm run typecheck exited 2: src/api.ts(14,3): error TS2345: Argument of type 'string' is not "
+        "assignable to parameter of type 'number'. Required code owner review already approved by @web-team.",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", REV, [
+        "Every agent gate this PR owes is already landed at head and CI is green. What remains is a control-plane "
+        "approval outstanding: the required code-owner review.",
+    ], bucket="review_blocked")
+
+
+def test_needs_review_label_beside_a_red_build():
+    # review-label-or-review-pass-missing-for-queue used to fire on any mention of a needs-review label,
+    # so a red build whose label was added or removed was read as review_blocked.
+    assert_not_read("orchestration", REV, [
+        "Bot added the needs-review label. Build failed: error TS2304: Cannot find name 'Notifier'.",
+        "Verifier: FAIL. npm run typecheck exited 2: src/api.ts(14,3): error TS2345: Argument of type 'string' is not "
+        "assignable to parameter of type 'number'. The needs-review label was removed after approval.",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", REV, [
+        "评审已通过，但 CI 构建失败，禁止合并：编译错误 error TS2307。",
+    ], not_bucket="review_blocked")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", REV, [
+        "This PR entered the merge queue while the `needs:contract-review` label is on **this PR**.",
+        "「双肢命中任一 ⇒ 无席内条款②复核 PASS 在案 ⛔ 禁止入队」",
+    ], bucket="review_blocked")
+
+
+def test_changes_recommended_in_a_verifier_report():
+    # agent-ignores-requested-changes used to read any "Changes recommended —", so a verifier's red
+    # test report was read as review_blocked.
+    assert_not_read("orchestration", REV, [
+        "Verifier report: Changes recommended — the migration test fails: FAIL tests/migrate.spec.ts > drops column (expected 0, received 3)",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", REV, [
+        "## Verdict\nPASS\nChanges recommended — none blocking; optional nit on naming in utils.py.",
+    ], not_bucket="review_blocked")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", REV, [
+        "a COMMENTED review whose body read \"🟡 Changes recommended — The new ADR is future-dated, which should be corrected.\"",
+        "# Agent doesn't respond when I request changes on a PR\nCopilot was unresponsive to my request.",
+    ], bucket="review_blocked")
