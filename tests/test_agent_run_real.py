@@ -1218,3 +1218,73 @@ def test_reasoning_then_done_not_read_beside_a_kill_crash_or_dropped_stream():
         "monitor proxy program, it shows that after the CoT, LLM just gives [DONE].",
         "The model streams its reasoning but no final answer, and the stream ends.",
     ], bucket="no_output")
+
+
+def test_git_remote_auth_failure_is_not_the_agents_sign_in():
+    # auth-your-token-may-be-invalid used to read any "Authentication failed" headline followed by a
+    # "Your … may be expired" line, so a git push refused by its remote was read as auth.
+    assert_not_read("agent-run", "auth-rejected", [
+        "git push origin feature\nfatal: Authentication failed for 'https://dev.azure.com/org/proj/_git/repo'\nYour PAT may be expired.",
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "auth-rejected", [
+        "Error: Authentication failed (Request ID: 2915:A0B85:4D563A2:5BD65FE:6A915A71)\n\n"
+        "Your GitHub token may be invalid, expired, or lacking the required permissions.",
+    ], bucket="auth")
+
+
+def test_sso_refresh_in_a_tool_is_not_the_agents_sign_in():
+    # auth-aws-sdk-sso-refresh-failed used to read the Go SDK's SSO refresh failure from any program,
+    # so Terraform or kubectl run by the agent with an expired SSO session was read as auth.
+    assert_not_read("agent-run", "auth-rejected", [
+        "Bash(terraform plan)\nError: configuring Terraform AWS Provider: validating provider credentials: retrieving caller identity from STS: "
+        "operation error STS: GetCallerIdentity, get identity: get credentials: failed to refresh cached credentials, refresh cached SSO token failed, "
+        "unable to refresh SSO token, operation error SSO OIDC: CreateToken, https response error StatusCode: 400, InvalidGrantException",
+        "kubectl get pods\nerror: exec plugin: failed to refresh cached credentials, refresh cached SSO token failed, unable to refresh SSO token",
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "auth-rejected", [
+        "Error processing message: LLM call failed after retries: bedrock converse: operation error Bedrock Runtime: Converse, "
+        "get identity: get credentials: failed to refresh cached credentials, refresh cached SSO token failed...",
+    ], bucket="auth")
+
+
+def test_signal_to_a_timed_out_tool_command_is_not_a_kill_of_the_agent():
+    # killed-terminated-by-named-signal and killed-external-sigterm-worded used to read a named stop signal
+    # anywhere, so a tool command the agent ran, stopped on its time limit, was read as killed.
+    assert_not_read("agent-run", "killed-text", [
+        "Bash(npm run test:e2e)\n  ⎿  Error: Command timed out after 2m 0s\n     The test runner was terminated by SIGTERM.",
+        "Bash(pytest -x)\n  ⎿  Command timed out after 2m 0s. pytest received a SIGTERM and exited",
+        "Tool call failed: the dev server (vite) was terminated by SIGINT when the command timed out after 120000ms",
+    ], bucket="unknown_non_zero")
+    # positive control: the rules' own wording is still read
+    assert_read("agent-run", "killed-text", [
+        "When the `claude` process is terminated by **SIGTERM** — for example, by a wrapper enforcing an execution timeout via `timeout` — the configured `Stop` hook never runs.",
+        "the Python process was being killed (likely by SIGHUP signal) when E2B's connection was closed",
+        "Because of a new deployment, our worker received a `SIGTERM` signal mid-call.",
+    ], bucket="killed")
+
+
+def test_closed_browser_tab_is_not_a_closed_terminal():
+    # killed-terminal-closed-ended-session used to read any closed "tab", so a browser tool's tab closing
+    # and ending its Playwright session was read as killed.
+    assert_not_read("agent-run", "killed-text", [
+        "The browser tab was closed unexpectedly and the Playwright session was terminated.\nError: Target page, context or browser has been closed",
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "killed-text", [
+        "When the user-side terminal within Codex is closed, the current session is terminated.",
+    ], bucket="killed")
+
+
+def test_ctrl_c_out_of_a_network_hang_is_the_networks():
+    # killed-user-ctrl-c-had-to-kill used to read any Ctrl+C that ended a session, so a user giving up on a
+    # request hung on a lost connection was read as killed.
+    assert_not_read("agent-run", "killed-text", [
+        "The request hung on 'Reconnecting... ECONNRESET' for ten minutes; Ctrl+C did nothing so I had to kill the session.",
+        "Stuck at 'Thinking...' forever after fetch failed (ETIMEDOUT). Ctrl-C twice, had to kill the conversation.",
+    ], bucket="network")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "killed-text", [
+        "pressing Ctrl+C once didn't stop it, so had to do it twice and kill the conversation without ability to follow up on it, context is gone.",
+    ], bucket="killed")
