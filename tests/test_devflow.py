@@ -1372,3 +1372,87 @@ def test_vim_plug_hook_failing_on_network_or_disk_is_infra():
     assert_read("devflow", "plugin-init-error", [
         "x Post-update hook for avante.nvim ... Vim:E492: Not an editor command: AvanteBuild",
     ], bucket="plugin_startup")
+
+
+def test_newline_submits_needs_an_agent_or_prompt_beside_it():
+    # pasted-newline-submits-prompt used to read "every line is submitted separately",
+    # "newlines as Enter key" and "multi-line messages ... arrive chopped" with nothing around
+    # them, so a SQL console paste, a serial console and a chat bot were read as prompt_delivery.
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "Pasting a multi-line query into the psql console, every line is submitted separately and the migration tests fail.",
+        "Multi-line messages posted by the release bot arrive chopped in the Slack channel; the notification test fails.",
+        "Our IRC bridge: each newline submits a separate line sent to the channel, and the integration test fails.",
+        "In the web terminal every newline submits the command sent to the remote shell, so the e2e spec fails.",
+    ], bucket="test")
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "The serial console receives newlines as Enter key events, so the deploy to the board failed halfway.",
+    ], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "prompt-handoff-failed", [
+        "Multi-line messages typed into agent TUIs arrive chopped - every newline submits",
+        "First newline submits immediately and only the part before the newline is sent to codex.",
+        "the agent receives it chopped into fragments — every line is submitted separately",
+        "Multiline paste into child TUI is emitted as Enter-separated input despite DECSET 2004",
+        "Claude Code's TUI receives line endings as ordinary Enter/CR key events.",
+    ], bucket="prompt_delivery")
+
+
+def test_garbled_non_ascii_input_is_a_prompt_only_in_a_prompt_or_on_the_agents_side():
+    # non-ascii-prompt-replaced-on-submit used to read any "input" or "chat" field and any text
+    # "typed correctly but arrives as question marks", so a web app's form under test was read
+    # as prompt_delivery.
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "Cyrillic characters are replaced with ? when submitted in the chat input of our web app; the i18n e2e spec fails on the staging build.",
+        "Japanese text is turned into mojibake when typed into the input box of the form; the Playwright test for the signup page fails.",
+        "The name is typed correctly but arrives as question marks in the CSV export; the export test fails.",
+    ], bucket="test")
+    # a Chinese UI test's search box (测试, 用例) is not a prompt either
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "Selenium 自动化测试：在搜索框输入中文后变乱码，用例失败",
+    ], not_bucket="prompt_delivery")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "prompt-handoff-failed", [
+        "Non-ASCII characters (e.g. Cyrillic) are replaced with ? when submitted in the prompt field. The text is typed correctly but arrives as question marks on Claude's side.",
+        "The text is typed correctly but arrives as question marks on Claude's side.",
+        "输入中文后变乱码",
+    ], bucket="prompt_delivery")
+
+
+def test_prompt_syntax_error_must_be_the_shells():
+    # prompt-parsed-as-shell-syntax used to read any "syntax error ... when the prompt contains
+    # an apostrophe", so an app's SQL error under its tests was read as prompt_delivery.
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "Saving a template fails with a SQL syntax error when the prompt contains an apostrophe; the test for the prompt library fails.",
+        "Unexpected EOF while parsing the JSON body when the prompt contains backticks, so the request builder spec fails.",
+    ], bucket="test")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "prompt-handoff-failed", [
+        "ralph-loop: shell parse error when prompt contains metacharacters",
+        "zsh: bad substitution when the prompt contains a dollar sign",
+    ], bucket="prompt_delivery")
+
+
+def test_enter_not_pressed_needs_a_tmux_pane_agent_or_tui():
+    # typed-prompt-never-submitted used to accept any "session", so a UI test that typed a
+    # chat message without pressing Enter was read as prompt_delivery.
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "The test types the message into the chat session but the Enter key is not sent, so the spec fails.",
+    ], bucket="test")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "prompt-handoff-failed", [
+        "the prompt message is delivered to the tmux session but the enter key is not pressed",
+        "The instruction is pasted into the agent pane but the Return key was never sent.",
+    ], bucket="prompt_delivery")
+
+
+def test_prompt_losing_its_head_needs_the_agent_it_went_to():
+    # injected-prompt-lost-its-head used to read any long or pasted prompt that lost its
+    # beginning, so a web chat textarea under test was read as prompt_delivery.
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "Long pasted prompts lose their beginning in our web chat textarea (maxlength), the e2e test fails.",
+    ], bucket="test")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "prompt-handoff-failed", [
+        "Long injected prompts can lose their prefix in Claude Code on macOS",
+        "Pasted prompts lose their first half when sent to the agent through tmux.",
+    ], bucket="prompt_delivery")
