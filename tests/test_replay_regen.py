@@ -14,7 +14,7 @@ import pytest
 
 import failtax
 from failtax.table import load_table
-from narrowed import assert_not_read, assert_read
+from narrowed import answer, assert_not_read, assert_read
 from real_messages import REAL, read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
 
@@ -2584,4 +2584,240 @@ def test_same_old_screenshot_from_a_page_that_never_changed_is_not_the_tools():
     # positive control: the rule's own wording is still read
     assert_read("regen", "tool-code-error", [
         'Magnitude does not give the agent updated screenshots past the initial "Page stability wait". The agent is instead fed the same (old) screenshots and keeps waiting for the changes it expects which never happens, even though the page has updated in the meantime.',
+    ], bucket="infra")
+
+
+def test_app_gateway_cannot_forward_beside_a_data_grid_is_not_the_grid_hub():
+    # grid-hub-cannot-forward-request used to accept a bare "grid" as the grid's own word, so an
+    # app's gateway refusing a request on a page with a data grid was read as infra (chromium-error).
+    assert_not_read("replay", "chromium-error", [
+        'Checkout e2e fails on staging: after clicking "Place order" in the orders grid the page shows '
+        '"502 Bad Gateway: cannot forward the request to upstream orders-service". The API gateway config '
+        "was changed in yesterday's deploy.",
+        'Our ag-grid page test failed. Response from /api/export: {"error":"cannot forward the request to '
+        'the reporting service"} - reporting service returns error since v2.3',
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "chromium-error", [
+        "org.openqa.selenium.WebDriverException: cannot forward the request 172.17.0.7:40005 failed to respond",
+        "This is with zalenium: cannot forward the request 172.17.0.7:40005 failed to respond",
+    ], bucket="infra")
+
+
+def test_keda_named_as_the_grid_setup_is_not_blamed():
+    # grid-autoscaler-blamed used to fire on any failure word within 200 characters of "KEDA",
+    # so a test failing on a KEDA-scaled grid because the app misbehaved was read as infra.
+    assert_not_read("replay", "automation-setup-error", [
+        'Tests fail on our selenium-grid (autoscaled by KEDA) because the checkout page now shows '
+        '"Payment declined" for every valid card; the payment service was updated yesterday.',
+        "The test failed on Selenium Grid (KEDA scaling enabled): expected total 100.00 but was 0.00, "
+        "the cart no longer applies the discount.",
+        "Our Selenium Grid runs on AKS and scales with KEDA. The login test fails at the same step every run: "
+        "after submitting the form the app returns 500 Internal Server Error since the 4.2 deploy.",
+    ], bucket="product-defect")
+    assert_not_read("replay", "automation-setup-error", [
+        "Selenium grid with KEDA ScaledObject: test fails with NoSuchElementException: Unable to locate element: "
+        "#login-btn. The login button got a new id in the latest frontend release.",
+    ], bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "automation-setup-error", [
+        'AKS and KEDA_Selenium grid: my selenium webdriver script randomly fails at different steps with "System.NullReferenceException: '
+        'Object reference not set to an instance of an object." when executed on AKS using auto scaler KEDA.',
+        "Selenium Grid on AKS: I don't see this issue when KEDA is removed.",
+    ], bucket="infra")
+
+
+def test_consent_banner_broken_for_users_is_not_a_stale_script():
+    # consent-banner-in-the-way-prose's new "fix tests after the banner came" branch used to read a
+    # report whose banner or flow itself is broken, so it was read as stale-script.
+    assert_not_read("replay", "unhandled-modal-blocks-step", [
+        "Fix playwright tests after OneTrust was introduced - the login form now redirects to /error after "
+        "accepting cookies, users are logged out.",
+        "Update the tests following the consent banner changes. Expected the Accept button to dismiss the banner "
+        "but the banner stays open; the click handler throws TypeError: Cannot read properties of undefined "
+        "(reading 'setConsent').",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "unhandled-modal-blocks-step", [
+        "Fix cypress tests after CookieBot was introduced",
+        "After implementing cookiebot the E2E are failing. This PR should fix cypress by having it create the cookie.",
+    ], bucket="stale-script")
+
+
+def test_page_showing_stale_or_raw_text_instead_of_new_copy_is_the_app():
+    # spec-waited-on-copy-the-ui-removed used to read any "instead of the text that was changed",
+    # so a page that shows old cached copy or a raw i18n key was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "E2E test fails on /pricing: the page renders the raw i18n key `pricing.cta.title` instead of the "
+        "heading text that was changed in the last translation update.",
+        "Cypress spec fails: after deploy the homepage still shows the old banner instead of the copy that was "
+        "changed in the CMS yesterday; looks like the CDN cache is never invalidated.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "- `database-webhooks.spec.ts` — wait on the `Database Webhooks` heading instead of marketing copy that "
+        "was removed when the page moved to the new integrations UI.",
+    ], bucket="stale-script")
+
+
+def test_text_changed_into_broken_value_is_not_a_stale_script():
+    # ui-text-changed-so-tests-fail used to read any "text/title has changed, causing the tests to fail",
+    # so a page whose text changed into "undefined", NaN or a raw translation key was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        'The page title has changed, causing the e2e tests to fail: it now reads "undefined | Acme" on every '
+        "page after the router upgrade.",
+        "The button text has changed, so the tests fail - it now shows the raw translation key "
+        '`checkout.pay_now` instead of "Pay now".',
+        "The total text has changed, causing the test to fail: the cart shows NaN instead of the sum since the "
+        "currency refactor.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "The label has changed upstream, causing the e2e test to time out consistently.",
+        "Label has changed, therefore the tests are failing. This fixes the issue.",
+    ], bucket="stale-script")
+
+
+def test_invalidated_tests_and_broken_new_flows_are_not_reordered_steps():
+    # flow-steps-reordered-under-tests used to read a bare "invalidated ... e2e tests" and a new flow
+    # said to be broken, so a driver upgrade was read as stale-script and app bugs likewise.
+    assert_not_read("replay", "label-path-mismatch", [
+        "The chromedriver upgrade invalidated several e2e tests: they now hang on driver.get() until the 60s timeout.",
+    ], bucket="infra")
+    assert_not_read("replay", "label-path-mismatch", [
+        "Yesterday's release invalidated a few cypress tests: the checkout total is wrong, expected 42.00 but got 0.00.",
+        "The onboarding test fails because the order of steps has changed: the wizard now skips the payment step "
+        "entirely and creates the account without a plan, which is a bug.",
+        "Fix the e2e helpers to handle the new login flow; the new login flow itself crashes with TypeError: "
+        "Cannot read properties of null (reading 'token') on submit.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "The change invalidated a couple of onboarding e2e tests since the order of steps has changed.",
+        "Update the test suite's skip onboarding to use the new onboarding flow.",
+    ], bucket="stale-script")
+
+
+def test_test_id_rename_beside_an_app_crash_is_not_a_stale_script():
+    # test-id-attribute-renamed used to read any test-id rename, so a report whose app crashed on load
+    # after the rename was read as stale-script.
+    got = answer("replay", "Playwright getByTestId fails after we migrated data-test to data-testid: the app "
+                           "crashes on load with TypeError: Cannot read properties of undefined (reading 'map').")
+    assert "label-path-mismatch" not in got.signals and got.bucket != "stale-script", (got.bucket, got.signals)
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "Fixing E2E tests: Updating `data-test-id` to `data-testid`.",
+    ], bucket="stale-script")
+
+
+def test_validator_rule_ignores_values_the_tester_typed_wrong():
+    # app-validator-rejects-every-valid-input used to read any "validator rejects every valid
+    # password" as the app's, so a password the test data or the AI typed with a stray space
+    # was read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "Client-side validation blocks every valid password because the test data has a trailing space after each password.",
+        "Signup step fails: the client-side validator rejects every valid password the AI typed, since Claude pastes it with a leading space.",
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "Form validation rejects every valid password",
+        "tất cả mật khẩu đúng luật đều bị client-side validator chặn",
+    ], bucket="product-uxux")
+
+
+def test_dead_end_rule_ignores_dead_ends_the_agent_wandered_into():
+    # app-flow-dead-end-no-way-on used to read any "dead-end page ... no way to proceed" as the
+    # app's, so a step that left the app by mistake or never clicked the cookie banner's Accept
+    # was read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "Navigated to the blog by mistake and reached a dead-end page with no way to proceed to checkout.",
+        "Step 7 opened the Help link in a new tab and landed on a dead-end page (the docs site), with no way to get back to the checkout tab.",
+        "Generation hit a dead-end modal: the cookie consent banner covered the page with no way to proceed, because the generator never clicked Accept.",
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "In-browser 'Begin a new chronicle' dead-ends — no way to start playing outside the native app",
+        "In-browser checkout dead-ends — no way to proceed past the shipping step",
+    ], bucket="product-uxux")
+
+
+def test_dead_button_rule_ignores_clicks_on_an_overlay_or_before_load():
+    # app-button-dead-click-landed used to read "click landed ... no navigation happened" and
+    # "button is dead" whatever took the click, so a click on the cookie overlay or one made
+    # while the page was still hydrating was read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "The click landed on the overlay; no navigation happened. The cookie banner was still open.",
+        "Submit button is dead on page load for about 2 seconds while React hydrates; the step clicked too early.",
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "the new 'Try again' button was DEAD (click landed, no retry fired). Its retry action is a no-op.",
+    ], bucket="product-uxux")
+
+
+def test_overflow_rule_needs_a_mobile_screen():
+    # app-page-overflows-mobile-viewport used to read any page "N pixels wider than the window"
+    # as the app's layout, so a desktop browser window the tool or agent sized too small was read
+    # as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "The browser was launched without --window-size, so the page was 300 pixels wider than the window and the Submit button was hanging off the right edge; the generated step never found it.",
+        "Agent's browser window is 1024px but it sets the viewport to 1280, so every page is 256px wider than the window and the agent cannot see the right side.",
+        "The Electron BrowserWindow is created at 800x600 while the page is laid out for 1280, so the page renders 480px wider than the window and the Next button is hanging off the right edge.",
+        "Midscene with UI-TARS: the canvas is 200px wider than the screen on the VM, so clicks miss the right column.",
+    ], not_bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "every run reported the same verified finding at the 390px mobile viewport: the page was 103 pixels wider than the screen, with the button in the header hanging off the right edge.",
+    ], bucket="product-uxux")
+
+
+def test_unclickable_rule_ignores_tool_and_timing_causes():
+    # product-control-not-clickable's new "buttons/links/tabs ... unclickable" branch used to
+    # read any unclickable control as the app's, so headless-only failures, a control under a
+    # sticky header, a frame never switched to and a click before load were read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "Links are unclickable in headless Chrome but work fine in headed mode.",
+        "Nav items unclickable because the sticky header covers them; scrolling the element into view first works.",
+        "The buttons are unclickable while the page is still loading; the generated step clicks before the spinner goes away.",
+        "Buttons inside the iframe unclickable with Selenium until I switched to the frame first; the generated test never switches.",
+        "Tabs unclickable in Playwright's bundled Chromium since 1.40; same page works in Chrome.",
+    ], not_bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "Nav buttons time out / unclickable during active DM narration (can't leave Table, can't return to it)",
+        "[ominzon] Scroll back to top - is not clickable",
+    ], bucket="product-uxux")
+
+
+def test_image_refusal_rule_ignores_the_apps_own_upload_feature():
+    # provider-refuses-image-parts used to read any API or endpoint that "does not support image
+    # input" beside a provider or model word, so the app's own upload or chat feature refusing a
+    # user's picture was read as the tool's model set-up (infra).
+    assert_not_read("regen", "tool-setup-error", [
+        "Chat page test: after attaching a photo the assistant shows \"OpenAI API error: the Responses API does not support image input for this model\"; our backend uses gpt-3.5 so image chat is broken on the site.",
+    ], bucket="product-uxux")
+    assert_not_read("regen", "tool-setup-error", [
+        "Profile page: uploading a WebP avatar fails with \"the API does not support image input in this format\" for every WebP file; the storage provider only takes PNG and JPEG.",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-setup-error", [
+        "Request failed: DeepSeek Responses does not support image tool results.",
+        "OpenRouter error 404: No endpoints found that support image input",
+    ], bucket="infra")
+
+
+def test_model_set_up_rules_ignore_the_apps_own_ai_backend():
+    # model-client-lacks-structured-output and model-json-mode-refused-without-json-word used to
+    # read LangChain's and DeepSeek's errors wherever they appeared, so the app's own AI feature
+    # failing in production with them was read as the test tool's model set-up (infra).
+    assert_not_read("regen", "tool-setup-error", [
+        "Our app uses LangChain; the support bot page shows 500 because with_structured_output is not implemented for ChatOllama in production.",
+    ], not_bucket="infra")
+    assert_not_read("regen", "tool-setup-error", [
+        "The site search page returns 500: Prompt must contain the word json in some form to use response_format of type json_object (our backend calls DeepSeek)",
+    ], bucket="product-uxux")
+    # positive control: the rules' own wording is still read
+    assert_read("regen", "tool-setup-error", [
+        "LLM API call failedwith_structured_output is not implemented for this model",
+        "the API returns an error: `Prompt must contain the word 'json' in some form to use 'response_format' of type 'json_object'`",
     ], bucket="infra")
