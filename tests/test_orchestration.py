@@ -1498,3 +1498,74 @@ def test_changes_recommended_in_a_verifier_report():
         "a COMMENTED review whose body read \"🟡 Changes recommended — The new ADR is future-dated, which should be corrected.\"",
         "# Agent doesn't respond when I request changes on a PR\nCopilot was unresponsive to my request.",
     ], bucket="review_blocked")
+
+
+def test_revise_verdict_needs_a_nonzero_open_count():
+    # revise-verdict-with-findings used to count any number of findings, zero and resolved rounds
+    # included, so a passing review next to a red verification run was read as review_blocked.
+    assert_not_read("orchestration", "review-blocking", [
+        "Review: APPROVE, 0 unaddressed P1 findings.\nVerification: FAIL: pytest exited with code 1, 3 failed in tests/test_auth.py",
+        "Code review R003: APPROVE (0 unaddressed P0 findings). Then npm test went red: 2 failing tests in auth.test.ts, exit code 1.",
+        "R001: **REVISE** (2× P1), both fixed in a3f9c1; R002: **APPROVE**. Verification step: `npm run typecheck` exit code 2, 4 errors in src/api.ts.",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "review-blocking", [
+        "| `R002-code-step1.md` | **REVISE** (5× P1) | `code Step 1: APPROVE` |",
+        "the worker advanced to Step 2 and would have finalized the task with 5 unaddressed P1 findings",
+    ], bucket="review_blocked")
+
+
+def test_daily_quota_needs_the_429_beside_the_cap_or_the_violated_quota_id():
+    # daily-quota-spent used to read a 429 and a daily cap across a comma, and any RequestsPerDay
+    # quota name beside a 429, so per-minute throttles that mention the daily cap were read as
+    # usage_limit_mid_task.
+    assert_not_read("orchestration", "usage-limit", [
+        "Subagent failed to start: 429, daily cap not the issue (12/500). Gemini capacity is overloaded right now.",
+        "Set a quota override for GenerateRequestsPerDayPerProjectPerModel to 5000, but the worker still gets 429 Too Many Requests after ten calls in a minute: the model is overloaded, retry later.",
+    ], bucket="subagent_overloaded")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "usage-limit", [
+        "after a few prompts the cli writes  [API Error: You have exhausted your daily quota on this model.]",
+        "Gemini's free-tier `RESOURCE_EXHAUSTED` 429 (daily cap, e.g. `generate_content_free_tier_requests, limit: 500`) includes a short retry hint; the worker retries it for its full budget.",
+        "Worker stopped: 429 RESOURCE_EXHAUSTED {'quotaId': 'GenerateRequestsPerDayPerProjectPerModel-FreeTier', 'quotaValue': '250'}",
+    ], bucket="usage_limit_mid_task")
+
+
+def test_merged_over_red_check_not_read_in_a_stop_hook_loop():
+    # gate-merged-over-red-check used to fire inside Stop-hook feedback, so a hook looping on its
+    # own environment was read as verification_red (through stop-hook-real-red).
+    assert_not_read("orchestration", "verification-red", [
+        "Stop hook: the diff was merged over a failing ci job that only fails because the hook's runner has no network; the same job is green in a clean environment.",
+        "Stop hook blocked the turn: the task was marked done despite a failing test step. The hook runs pytest from the wrong directory so it collects 0 items.",
+    ], bucket="stop_hook_loop")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "verification-red", [
+        "PR 115 merged with a red ruff check because my merge gate did not stop on failure. This restores green; the gate pattern is fixed on my side.",
+    ], bucket="verification_red")
+
+
+def test_went_red_needs_a_nonzero_violation_count():
+    # gate-went-red-on-lint-violations used to accept a count of 0, so a Stop hook whose lint step
+    # went red with "0 ruff violations" was read as verification_red.
+    assert_not_read("orchestration", "verification-red", [
+        "Stop hook blocked again: the lint step went red, 0 ruff violations, the hook just cannot find the ruff binary in the worktree's venv.",
+    ], bucket="stop_hook_loop")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "verification-red", [
+        "Main's repo-shape step went red for every PR after two individually-green merges combined: #2275 added `check_lanes.py` + two repo-shape CI steps, carrying three ruff violations.",
+    ], bucket="verification_red")
+
+
+def test_type_lint_errors_past_approval_not_read_when_there_were_none():
+    # type-lint-errors-past-review-approval used to fire on "no/0 lint errors ... got review
+    # approval", so a Stop-hook loop and a failed notification were read as verification_red.
+    assert_not_read("orchestration", "verification-red", [
+        "Stop hook feedback: 0 lint errors, got review approval, yet the hook still blocks because its test command points at the old package path.",
+    ], bucket="stop_hook_loop")
+    assert_not_read("orchestration", "verification-red", [
+        "<task-notification> status: failed. The branch had no lint errors and received code-review approval; the connection dropped while the worker wrote its report.",
+    ], bucket="notification_failed_work_done")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "verification-red", [
+        "code that has TypeScript strict-mode errors, lint failures, or format violations can receive a code-review APPROVE",
+    ], bucket="verification_red")
