@@ -1456,3 +1456,46 @@ def test_prompt_losing_its_head_needs_the_agent_it_went_to():
         "Long injected prompts can lose their prefix in Claude Code on macOS",
         "Pasted prompts lose their first half when sent to the agent through tmux.",
     ], bucket="prompt_delivery")
+
+
+def test_laravel_ai_tool_approval_mismatch_is_not_an_approval_test():
+    # approval-test-mismatch used to read any `ApprovalMismatchException` / `ApprovalMissingException`,
+    # so Laravel AI's tool-approval error was read as test.
+    assert_not_read("devflow", "test-failed", [
+        "Tool call failed: Laravel\\Ai\\Exceptions\\ApprovalMismatchException: "
+        "Approval decisions include already-resolved tool call ids.",
+    ], bucket="prompt_delivery")
+    assert_not_read("devflow", "test-failed", [
+        "   Laravel\\Ai\\Exceptions\\ApprovalMismatchException \n\n"
+        "  Approval decisions do not match the pending tool calls.\n\n"
+        "  at vendor/laravel/ai/src/Gateway/TextGenerationLoop.php:412",
+        "[2026-03-02 10:14:55] production.ERROR: The pending tool calls have already been resumed "
+        "or are being resumed. {\"exception\":\"[object] (Laravel\\\\Ai\\\\Exceptions\\\\ApprovalMismatchException(code: 0): "
+        "The pending tool calls have already been resumed or are being resumed. at "
+        "/var/www/vendor/laravel/ai/src/Middleware/RememberConversation.php:61)\"}",
+    ], not_bucket="test")
+    # positive control: ApprovalTests' own exceptions are still read
+    assert_read("devflow", "test-failed", [
+        "ApprovalTests.Core.Exceptions.ApprovalMismatchException : Failed Approval: Received file "
+        "C:\\src\\Tests\\ReportTests.Render.received.txt does not match approved file "
+        "C:\\src\\Tests\\ReportTests.Render.approved.txt.",
+        "ApprovalMismatchException : Failed Approval: Received file /src/T.received.txt does not match "
+        "approved file /src/T.approved.txt.",
+        "ApprovalTests.Core.Exceptions.ApprovalMissingException : Failed Approval: Approval File "
+        "\"/workspace/tests/IntegrationTest.approved.xml\" Not Found.",
+    ], bucket="test")
+
+
+def test_docs_reference_to_hypothesis_unsatisfiable_is_not_a_test():
+    # property-test-gave-up used to read a bare `hypothesis.errors.Unsatisfiable`,
+    # so a Sphinx docs build's unresolved reference to it was read as test.
+    assert_not_read("devflow", "test-failed", [
+        "Warning: /home/runner/work/proj/docs/api.rst:12: WARNING: py:exc reference target not found: "
+        "hypothesis.errors.Unsatisfiable\nError: Process completed with exit code 2.",
+    ], bucket="infra")
+    # positive control: Hypothesis raising it is still read
+    assert_read("devflow", "test-failed", [
+        "E   hypothesis.errors.Unsatisfiable: Unable to satisfy assumptions of test_roundtrip",
+        "FAILED tests/test_codec.py::test_roundtrip - hypothesis.errors.Unsatisfiable: "
+        "Could not find any valid examples in 100 tries",
+    ], bucket="test")
