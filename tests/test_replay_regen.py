@@ -2821,3 +2821,161 @@ def test_model_set_up_rules_ignore_the_apps_own_ai_backend():
         "LLM API call failedwith_structured_output is not implemented for this model",
         "the API returns an error: `Prompt must contain the word 'json' in some form to use 'response_format' of type 'json_object'`",
     ], bucket="infra")
+
+
+def test_revert_of_an_app_library_beside_an_api_tool_is_not_the_tools_regression():
+    # api-test-tool-revert-clears-issue used to read any "rolling back to X fixes the issue"
+    # beside an API-tool word (even "impact" for "pact"), so a rolled-back spring-boot, a
+    # rolled-back service release or moment.js was read as infra.
+    assert_not_read("replay", "test-tool-regression", [
+        "After upgrading spring-boot to 3.2.1 the /orders endpoint returns 500 when I call it from Postman. "
+        "Rolling back to 3.1.5 fixes the issue, so something in our controller mapping broke.",
+        "Newman run against staging: 12 assertions failed on GET /orders after we deployed release 3.2.0 of the "
+        "orders service (totals are now null). Rolling back to 3.1.4 fixed the issue.",
+        "Karate suite: expected total 42 but got 0 on /cart after bumping jackson-databind in the API. "
+        "Reverting back to 2.15.2 solves the problem.",
+        "The checkout page shows the wrong currency since we upgraded moment.js; reverting back to 2.29.4 "
+        "fixes the issue. This has a big impact on our customers.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording (the tool's own code or version) is still read
+    assert_read("replay", "test-tool-regression", [
+        "which used to work perfectly fine until Friday (on version 0.28.0) but since version 0.29.0 and 0.30.0 "
+        "were released late last week, my test started failing with the following error message:\n"
+        "E           tavern.util.exceptions.BadSchemaError: Unexpected keys passed to $ext: {'m', 'a'}\n"
+        "Reverting back to 0.28.0 addresses the problem.",
+        "Newman 6.0.0 fails every collection run with TypeError: Cannot read properties of undefined "
+        "(reading 'id'). Rolling back to 5.3.2 fixes the issue.",
+    ], bucket="infra")
+
+
+def test_a_doubted_false_positive_is_not_the_tools_misfire():
+    # api-test-tool-finding-false-positive used to read "false positive" anywhere within 60
+    # characters of "response", "server error" or "check", so a report that first suspected
+    # a false positive and then found the API's own bug was read as infra.
+    assert_not_read("replay", "test-tool-regression", [
+        "Schemathesis reports a server error on POST /orders (500 Internal Server Error). At first I thought it "
+        "was a false positive, but the response body shows a NullPointerException in our OrderController.",
+        "Dredd: I suspected a false positive in the response check, but our API really returns `price` as a "
+        "string instead of a number; fixed it in the serializer.",
+        "Schemathesis found that GET /users/{id} returns 500 for id=0. Is this a false positive? The server error "
+        "comes from our database layer, so it is our bug.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "test-tool-regression", [
+        '# [BUG] False positive for "Accepted negative data"\nAfter upgrading to the new schemathesis 4.0.1 I was '
+        "getting new errors related to negative and positive data.\nThe `charset=null` is a valid input and the "
+        "output is as expected.\nHowever, schemathesis treats this case as negative data.",
+        "Schemathesis: false positive for the status code conformance check on 204 responses",
+    ], bucket="infra")
+
+
+def test_a_refusal_quoted_in_the_services_own_response_is_not_an_unreachable_app():
+    # api-client-connection-refused-localhost used to read an HttpHostConnectException quoted
+    # in the body of the service's own 5xx (its backend refused it), so Karate's
+    # `status code was: 500 ... response: {...Connect to localhost:9200 ... refused}` was infra.
+    assert_not_read("replay", "app-unreachable", [
+        "com.intuit.karate.KarateException: status code was: 500, expected: 200, response time: 35, "
+        "url: http://localhost:8080/api/search, response: {\"error\":\"org.apache.http.conn."
+        "HttpHostConnectException: Connect to localhost:9200 [localhost/127.0.0.1] failed: Connection refused\"}",
+        "AssertionError: expected response to have status code 200 but got 503\nresponse body: {\"message\":"
+        "\"org.apache.http.conn.HttpHostConnectException: Connect to localhost:8081 [localhost/127.0.0.1] "
+        "failed: Connection refused (Connection refused)\"}",
+        "GET /api/reports -> 502\n{\"error\": \"upstream failed: org.apache.http.conn.HttpHostConnectException: "
+        "Connect to 127.0.0.1:9000 [/127.0.0.1] failed: Connection refused\"}",
+    ], bucket="product-defect")
+    # positive control: the client's own refused connection is still read
+    assert_read("replay", "app-unreachable", [
+        "I get this stack trace:\norg.apache.http.conn.HttpHostConnectException: Connection to "
+        "http://localhost:8080 refused\n\tat org.apache.http.impl.conn.DefaultClientConnectionOperator."
+        "openConnection(DefaultClientConnectionOperator.java:190)",
+        "Error invoking remote method 'send-http-request': Error: connect ECONNREFUSED 127.0.0.1:44394",
+    ], bucket="infra")
+
+
+def test_a_contract_broken_by_accident_or_a_library_bump_is_not_a_stale_pact():
+    # api-contract-no-longer-in-use used to read any "contracts/interactions/pacts are no longer
+    # valid/supported" beside a pact word, so a provider that accidentally dropped a route, a
+    # provider deploy that breaks its consumer and a pact library bump were read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Provider verification failed for consumer web-app: GET /users/1 now returns 404 because the provider "
+        "accidentally dropped the route; the interactions are no longer valid.",
+        "Pact verification fails after the provider deploy: the contract is no longer valid because the /orders "
+        "endpoint now returns an empty body; this breaks the consumer in production.",
+    ], bucket="product-defect")
+    assert_not_read("replay", "label-path-mismatch", [
+        "After bumping @pact-foundation/pact to 12.0.0, the consumer tests fail: V2 pacts are no longer "
+        "supported by the new Rust core.",
+    ], not_bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "# Wrongly failing the build because pact is no longer supported\nconsumerA has contract with providerB\n"
+        "after some refactor providerB was split to providerB and providerC and consumerA has nothing for "
+        "providerB now\nbut now when providerB tests are running ( for other consumer ), broker still asks for "
+        "consumerA :providerB compatibility",
+    ], bucket="stale-script")
+
+
+def test_api_tests_changed_after_a_tool_upgrade_are_not_stale_scripts():
+    # api-tests-follow-intended-change used to read "responses have changed ... tests need to be
+    # updated" and "bring the API tests up to date" after an upgrade or bump of the test tool
+    # itself, so a tavern bump (infra) was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "After bumping tavern to 2.0 the response fields have changed handling (ints are saved as strings), "
+        "so the tavern tests need to be updated.",
+    ], bucket="infra")
+    assert_not_read("replay", "label-path-mismatch", [
+        "After upgrading to Karate 1.4, the response fields have changed type (numbers are now parsed as "
+        "doubles), so our karate tests need to be updated.",
+        "Bring the API tests up to date after the upgrade to Newman 6, which broke how our pre-request scripts "
+        "read environment variables.",
+    ], not_bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "# Bring hurl tests for invoices up to date so it doesn't fail\nAPI responses for invoices had changed, "
+        "so the hurl test had to change too",
+        "# [RegTest] Update postman test\nFollowing gravitee-io/issues#5262 some error message have change.\n"
+        "Postman tests have to be fixed",
+    ], bucket="stale-script")
+
+
+def test_tab_connection_limit_needs_an_extension_named():
+    # browser-extension-bridge-unreachable used to read any "only able to connect to N tabs",
+    # so an app's own tab or connection limit (a chat app that drops its third tab) was read as infra.
+    assert_not_read("regen", "browser-unavailable", [
+        'Our chat app is only able to connect to 2 active tabs: when I open a third tab, '
+        'the page shows "Disconnected" and the Send button stays disabled.',
+        "The live dashboard is only able to connect to 6 tabs at a time; in the 7th tab the event "
+        "feed stays empty and the Refresh button does nothing.",
+        "Trading screen only able to connect to 3 tabs per user; the fourth tab's order form stays "
+        'disabled and the page shows "Connection limit reached".',
+    ], bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "browser-unavailable", [
+        "# Kapture only able to connect to 3 tabs at a time\n"
+        "The Kapture extension appears limited to 3 active tab connections at a time.",
+        "The browser extension is only able to connect to 3 tabs; a 4th tab reports Disconnected.",
+    ], bucket="infra")
+
+
+def test_service_not_connected_needs_the_browser_extension_named():
+    # extension-bridge-service-not-started used to take any "mcp", "extension", "bridge", "插件"
+    # or "扩展" as context, so an app's integration card (or a run of an MCP test tool) showing
+    # Service Not Connected was read as infra.
+    assert_not_read("regen", "browser-unavailable", [
+        "muggle-test MCP: generation failed at step 4. The Integrations page shows Service Not "
+        "Connected for Slack after OAuth succeeds and the Save button stays disabled.",
+        "The Hue Bridge tile on the dashboard shows Service Not Connected even though the bridge "
+        "is online; the Reconnect button stays disabled.",
+        "Settings > Extensions: the Zendesk extension card still shows Service Not Connected after "
+        "I authorise it, and the Save button stays disabled.",
+    ], bucket="product-uxux")
+    assert_not_read("regen", "browser-unavailable", [
+        "集成页面上 Slack 插件一直显示Service Not Connected，点击连接按钮没有反应，保存按钮一直是灰色的",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "browser-unavailable", [
+        "# MCP不能用了 浏览器插件链接不上了？\n一直显示Service Not Connected，"
+        "点击Connected之后变成Connected, Service Not Started",
+        "The mcp-chrome extension popup stays on Service Not Connected after installing the bridge.",
+        "Chrome extension says Connected, Service Not Started; the native host never comes up.",
+    ], bucket="infra")
