@@ -1569,3 +1569,68 @@ def test_type_lint_errors_past_approval_not_read_when_there_were_none():
     assert_read("orchestration", "verification-red", [
         "code that has TypeScript strict-mode errors, lint failures, or format violations can receive a code-review APPROVE",
     ], bucket="verification_red")
+
+
+def test_api_limit_subagent_rule_leaves_reviewer_blocks():
+    # subagent-stops-on-api-limit used to read a reviewer's finding about code that handles API
+    # limits, so "## Requested changes ... the sub-agent will stop" was read as subagent_overloaded.
+    assert_not_read("orchestration", "overloaded", [
+        "## Requested changes\n- If the API rate limit is hit, the sub-agent will stop; wrap run_child in the retry helper.",
+        "Two blocking issues found:\n1. When the API limit is reached the subagent fails and the parent never notices.\n2. No test for the retry path.",
+        "Reviewer returned BLOCKED: the subagent stops on hitting the API limit because the 429 is swallowed.",
+    ], bucket="review_blocked")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "overloaded", [
+        "When an agent has sub agents working, if there is an API limit reached, the sub agent will stop, then the main agent will stop.",
+    ], bucket="subagent_overloaded")
+
+
+def test_api_limit_subagent_rule_leaves_test_reports_and_env_diagnoses():
+    # subagent-stops-on-api-limit used to read a red test named after the behaviour, so a jest or
+    # pytest failure of "subagent stops when the API limit is reached" was read as subagent_overloaded.
+    assert_not_read("orchestration", "overloaded", [
+        "FAIL src/orchestrator.test.ts\n  \u25cf Orchestrator \u203a subagent stops when the API limit is reached\n"
+        "    expect(received).toBe(expected)\n    Expected: \"stopped\"\n    Received: \"running\"\nTests: 1 failed, 41 passed",
+        "pytest -q\nFAILED tests/test_pool.py::test_retry - sub-agent fails when the API limit is hit: "
+        "expected RetryScheduled, got Stopped\n1 failed, 88 passed in 3.2s",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "overloaded", [
+        "The retry test fails only on Node 18: sub-agent fails when the API limit is hit because fetch is undefined; "
+        "in a clean Node 20 env the same test is green.",
+    ], bucket="environment_false_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "overloaded", [
+        "When an agent has sub agents working, if there is an API limit reached, the sub agent will stop, then the main agent will stop.",
+    ], bucket="subagent_overloaded")
+
+
+def test_spawned_children_rule_leaves_reviewer_blocks():
+    # spawned-children-fail-immediately used to read a reviewer's finding about spawn code, so
+    # "Reviewer returned BLOCKED: ... makes the children fail immediately" was read as subagent_overloaded.
+    assert_not_read("orchestration", "overloaded", [
+        "Reviewer returned BLOCKED: spawning teammates with an empty prompt makes the children fail immediately; validate the prompt first.",
+        "Two blocking issues found:\n1. The spawned child sessions die immediately because the env is not passed to Popen.\n2. Missing tests.",
+    ], bucket="review_blocked")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "overloaded", [
+        "When spawning multiple subagents rapidly (N \u2265 10) from a single parent session, some children fail immediately with:\n"
+        "Error: file lock stale for /path/to/agents/<agent>/sessions/<id>.jsonl: code=file_lock_stale",
+        "The child never writes its first message \u2014 the lock is already stale before the session starts writing.",
+    ], bucket="subagent_overloaded")
+
+
+def test_spawned_children_rule_leaves_env_diagnoses_and_set_up_faults():
+    # spawned-children-fail-immediately used to read worker threads a Node release breaks, so
+    # "Spawned worker threads crash immediately on Node 22 only ... a clean env would be green"
+    # was read as subagent_overloaded, and an invalid API key (a set-up fault) as overload too.
+    assert_not_read("orchestration", "overloaded", [
+        "Spawned worker threads crash immediately on Node 22 only; it is the Node version, not the code: a clean env would be green.",
+    ], bucket="environment_false_red")
+    assert_not_read("orchestration", "overloaded", [
+        "Spawned sub-agents fail immediately with: Error: invalid x-api-key (401). Check ANTHROPIC_API_KEY.",
+    ], bucket="unknown")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "overloaded", [
+        "When spawning multiple subagents rapidly (N \u2265 10) from a single parent session, some children fail immediately with:\n"
+        "Error: file lock stale for /path/to/agents/<agent>/sessions/<id>.jsonl: code=file_lock_stale",
+    ], bucket="subagent_overloaded")
