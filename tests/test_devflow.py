@@ -1499,3 +1499,70 @@ def test_docs_reference_to_hypothesis_unsatisfiable_is_not_a_test():
         "FAILED tests/test_codec.py::test_roundtrip - hypothesis.errors.Unsatisfiable: "
         "Could not find any valid examples in 100 tries",
     ], bucket="test")
+
+
+DOCKER_GATEWAY_PANIC = (
+    "2025-07-07T23:27:21.996Z [MCP_DOCKER] [info] Initializing server... { metadata: undefined }\n"
+    "2025-07-07T23:27:22.103Z [MCP_DOCKER] [info] Server started and connected successfully { metadata: undefined }\n"
+    "panic: unable to get 'ProgramData' [recovered]\n"
+    "\tpanic: unable to get 'ProgramData'"
+)
+
+
+def test_server_init_panic_needs_the_clients_log_tag():
+    # server-init-panic used to read any "Initializing server..." followed by a Go panic, so a
+    # project's own program run by an agent (`go run ./cmd/api` panicking on a missing config
+    # file, in a transcript that merely names an mcp__ tool) was read as mcp_startup.
+    assert_not_read("devflow", "server-init-panic", [
+        "● Bash(go run ./cmd/api)\n"
+        "  ⎿  Error: exit status 2\n"
+        "     2025/06/10 10:00:01 Initializing server...\n"
+        "     panic: open config/app.yaml: no such file or directory\n"
+        "\n"
+        "     goroutine 1 [running]:\n"
+        "     main.main()\n"
+        "\t     /home/dev/shop/cmd/api/main.go:27 +0x1f4\n"
+        "● The server panics because config/app.yaml is missing. "
+        "Let me check with mcp__filesystem__list_directory.",
+        "$ go run ./cmd/server\n"
+        "INFO[0000] Initializing server...\n"
+        "panic: listen tcp :8080: bind: address already in use\n"
+        "\n"
+        "goroutine 1 [running]:\n"
+        "main.main()\n"
+        "\t/src/mcp-demo-web/cmd/server/main.go:33 +0x2a5",
+    ], not_bucket="mcp_startup")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "server-init-panic", [
+        DOCKER_GATEWAY_PANIC,
+        "2025-08-01T10:00:00.000Z [info] [MCP_DOCKER] Initializing server...\n"
+        "panic: unable to get 'ProgramData'",
+    ], bucket="mcp_startup")
+
+
+def test_server_init_panic_stands_down_for_a_panic_inside_a_tool_call():
+    # server-init-panic used to read a panic a few lines after Claude Desktop's
+    # "Initializing server...", even when the client had already sent a tools/call to the
+    # started server, so a Go MCP server crashing inside a tool was read as mcp_startup.
+    assert_not_read("devflow", "server-init-panic", [
+        "2025-06-10T09:12:01.101Z [github] [info] Initializing server...\n"
+        "2025-06-10T09:12:01.180Z [github] [info] Server started and connected successfully\n"
+        '2025-06-10T09:12:05.442Z [github] [info] Message from client: {"method":"tools/call",'
+        '"params":{"name":"get_file_contents","arguments":{"owner":"acme","repo":"api",'
+        '"path":"README.md"}},"jsonrpc":"2.0","id":7}\n'
+        "panic: runtime error: invalid memory address or nil pointer dereference\n"
+        "[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x8f2a1c]\n"
+        "goroutine 42 [running]:\n"
+        "github.com/github/github-mcp-server/pkg/github.GetFileContents.func1",
+        "[info] [mcp-k8s] Initializing server...\n"
+        "[info] [mcp-k8s] Server started and connected successfully\n"
+        '[info] [mcp-k8s] Message from client: {"method":"tools/call","params":{"name":"list_pods",'
+        '"arguments":{"namespace":"default"}},"jsonrpc":"2.0","id":3}\n'
+        "panic: runtime error: index out of range [0] with length 0\n"
+        "\n"
+        "goroutine 17 [running]:\n"
+        "main.listPods(...)",
+    ], not_bucket="mcp_startup")
+    # positive control: the rule's own wording is still read, "Server started and connected
+    # successfully" before the panic included
+    assert_read("devflow", "server-init-panic", [DOCKER_GATEWAY_PANIC], bucket="mcp_startup")
