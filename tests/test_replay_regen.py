@@ -2979,3 +2979,132 @@ def test_service_not_connected_needs_the_browser_extension_named():
         "The mcp-chrome extension popup stays on Service Not Connected after installing the bridge.",
         "Chrome extension says Connected, Service Not Started; the native host never comes up.",
     ], bucket="infra")
+
+
+APP_TOASTS = [
+    "AssertionError: Timed out retrying after 4000ms: expected '[data-cy=toast]' to contain 'Order placed'\n"
+    "  but the text was 'We encountered an unexpected error talking to our servers. The server's response was: 500 Internal Server Error'",
+    "1) Checkout\n     submits the order:\n"
+    "   CypressError: `cy.contains()` found the toast: We encountered an unexpected error talking to our servers. Please try again later.\n"
+    "   Backend log: StatusCodeError: 500 - {\"error\":\"payment service returned null\"}",
+]
+
+
+CYPRESS_OWN = (
+    "We encountered an unexpected error talking to our servers.\n"
+    "There is likely something wrong with the request.\n"
+    "The --parallel flag you passed was: true\n"
+    "The server's response was:\n"
+    "StatusCodeError: 422\n"
+    "{\"code\": \"INDETERMINATE_CI_BUILD_ID\"}"
+)
+
+
+def test_cypress_recording_rule_leaves_app_toast_quoted_in_assertion():
+    # cypress-recording-service-request-failed used to read Cypress's sentence anywhere, so an app
+    # toast worded the same inside a failed assertion, beside "The server's response was: 500",
+    # was read as infra.
+    assert_not_read("replay", "automation-setup-error", APP_TOASTS, bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "automation-setup-error", [CYPRESS_OWN], bucket="infra")
+
+
+MERGED_APP_FAILURES = [
+    "After merging the shard blob reports with `npx playwright merge-reports --reporter html ./all-blob-reports`, the report shows one failure:\n"
+    "  1) [chromium] › cart.spec.ts:14:5 › Cart › removes an item\n"
+    "    Error: Uncaught TypeError: Cannot read properties of undefined (reading 'id')\n"
+    "        at removeItem (http://localhost:5173/assets/index-9f8e21.js:1:4521)",
+    "CI job merge-reports: 1 failed\n"
+    "  [firefox] › checkout.spec.ts:31:3 › checkout › shows the order summary\n"
+    "  TypeError: Cannot read properties of undefined (reading 'total')\n"
+    "      at OrderSummary (https://staging.example.com/_next/static/chunks/pages/checkout-3ab1.js:1:2214)",
+]
+
+
+def test_blob_merge_rule_leaves_app_typeerror_in_merged_report():
+    # playwright-blob-merge-failed used to take any "Cannot read properties of undefined" beside
+    # merge-reports, so a merged report whose test failed on the app's own TypeError was read as infra.
+    assert_not_read("replay", "automation-setup-error", MERGED_APP_FAILURES, bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "automation-setup-error", [
+        "Encountered below error when tried using merge-reports feature of playwright to merge blob reports.\n"
+        "> TypeError: Cannot read properties of undefined (reading 'repeatEach')",
+        "Error: Blob reports being merged were recorded with different test directories, and\nmerging cannot proceed.",
+    ], bucket="infra")
+
+
+def test_typed_text_rule_leaves_grounding_product_limits_and_agent_focus():
+    # computer-use-typed-text-differs-from-request used to read any "coordinates the model gives
+    # … behaviour in the browser don't match", any "actual action didn't enter the text", and
+    # text cut by the page's own maxlength or a disabled field, so the agent's mis-grounding and
+    # typing before focusing a field were read as infra, and a disabled field as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "The coordinates the model gives and its behavior in the browser don't match: the model keeps pointing at the \"Search\" label next to the box instead of the input itself, so every click lands on the label.",
+        "The generation failed at step 4. The agent typed before clicking the email field, so the actual action didn't enter the text anywhere and the form stayed empty.",
+        "Step 6: the agent never clicked the search box, so the executed action did not type the text into the page; it then declared the task impossible.",
+    ], bucket="agent-course")
+    assert_not_read("regen", "tool-code-error", [
+        "The actual typing action did not input the text because the Name field on the signup page is disabled by the app after the first keystroke; it is greyed out for every user.",
+    ], bucket="product-uxux")
+    assert_not_read("regen", "tool-code-error", [
+        "The text the agent sends to the tool and its behavior in the browser don't match: the site's search field has maxlength=10, so only the first ten characters of the query end up in the box.",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "I've found that sometimes the input that claude asks to be given to the tool and its behavior in the computer don't match, for example, when using the computer tool to perform a type action, claude gives the input text '万能青年旅店 2024 演出', but the actual action doesn't enter the words in full.",
+        "The actual action doesn't enter the words in full when the text is Chinese.",
+    ], bucket="infra")
+
+
+def test_null_click_rule_leaves_model_that_gave_no_coordinates_and_blips():
+    # gui-agent-parsed-click-null-coordinates used to read any "start_box: [null", so a model that
+    # gave no coordinates at all (all-null box) was read as infra, and so was a timed-out reply.
+    assert_not_read("regen", "tool-code-error", [
+        "Hey, the model often fails to output coordinates for small icons. Raw output: Action: click(start_box='') and the parsed action is click(start_box: [null,null,null,null]), so nothing is clicked. The 2B model does this a lot, the 7B model gives proper boxes.",
+        "The model didn't follow the output format and answered in prose; parsed: {\"action_type\": \"click\", \"action_inputs\": {\"start_box\": [null, null]}}. With a stricter prompt the model outputs coordinates.",
+    ], bucket="agent-course")
+    assert_not_read("regen", "tool-code-error", [
+        "The model request timed out and returned an empty response, so the action came out as click(start_box: [null,null]); retrying the step worked.",
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "Also, with an action.click event I always get an output like this: Action: click(start_box: [null,0.98,null,0.98])",
+    ], bucket="infra")
+
+
+def test_desktop_driver_rule_leaves_frozen_app_and_agent_own_actions():
+    # desktop-driver-failed-to-manipulate-desktop used to read any "driver failed to interact with
+    # the screen/desktop", so an app under test that froze or crashed, and an agent that locked
+    # the screen or closed the only window itself, were read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "The driver failed to interact with the screen because the app under test froze: the main window shows \"Not Responding\" after clicking Export and never recovers, for any user.",
+        "Our desktop app crashes on launch with a segfault in libgtk, so the driver cannot interact with the desktop app window at all; the crash happens when users open it too.",
+    ], not_bucket="infra")
+    assert_not_read("regen", "tool-code-error", [
+        "The automation driver could not control the desktop because the agent pressed Win+L and locked the screen itself, then kept trying to click the lock screen.",
+        "The agent closed the only application window by pressing Alt+F4, after which the driver was unable to interact with the screen because nothing was open.",
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "The CUA driver failed to manipulate the desktop during an agent run. The agent then fell back to shell scripting instead of completing the interaction through the desktop driver.",
+    ], bucket="infra")
+
+
+def test_screenshot_rule_leaves_elements_that_are_not_in_the_page():
+    # screenshot-shows-what-the-page-does-not used to read any screenshot with something that
+    # "doesn't exist in the actual page/app", so a model that hallucinated a form or button and a
+    # test case whose mockup shows a feature never shipped were read as infra.
+    assert_not_read("regen", "tool-code-error", [
+        "The model hallucinated: it described a login form in the screenshot that doesn't exist in the actual page, and typed credentials into nothing.",
+    ], bucket="agent-course")
+    assert_not_read("regen", "tool-code-error", [
+        "The test case was written from the Figma mockup: the screenshot attached to the case has an Export button that doesn't exist in the actual app; the feature was never shipped, so generation cannot find it.",
+    ], bucket="product-uxux")
+    assert_not_read("regen", "tool-code-error", [
+        "The agent said the screenshot shows a \"Confirm order\" button that does not exist in the actual page, then kept trying to click it for 15 steps until the run hit the step limit.",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-code-error", [
+        "When using Claude in Chrome's `computer` tool to take screenshots after scrolling, the captured image contains a large dark/blank gap (~300-400px) at the top of the viewport that doesn't exist in the actual browser rendering.",
+        "Claude in Chrome: screenshots show false blank gap above page content after scrolling (Windows)",
+    ], bucket="infra")
