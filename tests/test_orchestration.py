@@ -1634,3 +1634,78 @@ def test_spawned_children_rule_leaves_env_diagnoses_and_set_up_faults():
         "When spawning multiple subagents rapidly (N \u2265 10) from a single parent session, some children fail immediately with:\n"
         "Error: file lock stale for /path/to/agents/<agent>/sessions/<id>.jsonl: code=file_lock_stale",
     ], bucket="subagent_overloaded")
+
+
+def test_pr_never_attributed_stands_down_on_red_ci_run():
+    # pr-never-attributed-to-worker used to fire whatever surrounded it, so a red CI run on the fix
+    # for the observer bug was read as handback_missing.
+    assert_not_read("orchestration", "handback-missing", [
+        "CI on the fix branch is red: `pnpm test` exits 1 with 3 failures in pr-linker.spec.ts — the observer still never links PRs pushed to a fork remote.",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "handback-missing", [
+        "bug(scm): SCM observer never attributes PRs pushed to a fork remote, leaving 'no PR yet' / empty PR data",
+    ], bucket="handback_missing")
+
+
+def test_pushed_branches_no_pr_stands_down_on_polling_and_red_runs():
+    # pushed-branches-no-open-pr used to fire on any pushed branch with no PR, so a flag-file poll
+    # and a verifier's red run that mention one were read as handback_missing.
+    assert_not_read("orchestration", "handback-missing", [
+        "The worker pushed branch has no open PR yet, so the orchestrator is polling for .pr-opened every minute; that flag is never created and the loop continues.",
+    ], bucket="sentinel_wait_loop")
+    assert_not_read("orchestration", "handback-missing", [
+        "Verifier: the pushed branch has no open PR yet so CI never ran; I ran it locally: npm run lint -> 12 errors, pytest -> 3 failed. RED.",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "handback-missing", [
+        "orphaned work: substantial pushed branches have no open PR (incl. prioritised #12951, twice)",
+        'Tonight, twice, work stopped between "branch pushed" and "PR open":',
+    ], bucket="handback_missing")
+
+
+def test_report_file_never_written_needs_the_orchestrator_pointed_at_it():
+    # pointed-at-report-file-never-written used to read any orchestrator near "a file the X never wrote",
+    # so a coordinator polling a done/flag file nobody writes was read as handback_missing.
+    assert_not_read("orchestration", "handback-missing", [
+        "The orchestrator keeps polling for a done file the worker never wrote; it has checked .agent/worker-3.done every 30s for 40 minutes and nothing will ever create it.",
+        "The coordinator waits on a flag file the indexer did not write: `while [ ! -f .index.done ]; do sleep 30; done` has been looping since 14:02.",
+    ], bucket="sentinel_wait_loop")
+    assert_not_read("orchestration", "handback-missing", [
+        "Verifier report: npm test → 4 failing. The parent config file the generator didn't write is missing, so src/config.spec.ts fails to import it. FAIL.",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "handback-missing", [
+        "work-done points the orchestrator at a summary file the daemon never wrote",
+        "So in all three of (a), (b) and (c) the orchestrator is told to read a file the daemon did not write.",
+    ], bucket="handback_missing")
+
+
+def test_dropped_output_means_a_sub_agent_not_a_child_process():
+    # child-output-silently-dropped used to read "drops child output" / "drops the worker's output"
+    # of processes and test-runner workers, so an environment false red was read as handback_missing.
+    assert_not_read("orchestration", "handback-missing", [
+        "On Node 20 the test runner drops child output from spawned processes, so the CLI snapshot test fails; in a clean environment with Node 18 the same test passes. Node version behaviour, not a code defect.",
+    ], bucket="environment_false_red")
+    assert_not_read("orchestration", "handback-missing", [
+        "Verification: FAIL. npm test exited 1: 3 failed. The runner drops the worker's output on crash, so only the summary line is visible.",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "handback-missing", [
+        "Fixes critical bug where the swarm tool silently drops all sub-agent output due to accessing `AgentResult.content`",
+    ], bucket="handback_missing")
+
+
+def test_declared_report_paths_means_report_paths_not_build_outputs():
+    # declared-report-paths-missing used to read any declared/returned output or result path that did
+    # not exist, so a build's red run and a parent polling a result path were read as handback_missing.
+    assert_not_read("orchestration", "handback-missing", [
+        "Verification FAIL: the build's declared output paths dist/cli.js and dist/index.d.ts did not exist after `tsc -b`; 14 type errors in src/. Red.",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "handback-missing", [
+        "The parent keeps polling the declared result path /tmp/job-42/result.json every 20s; it doesn't exist because the child writes result-42.json instead, so the wait never ends.",
+    ], bucket="sentinel_wait_loop")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "handback-missing", [
+        "workflow output should not leave declared report paths dangling",
+    ], bucket="handback_missing")
