@@ -1709,3 +1709,26 @@ def test_declared_report_paths_means_report_paths_not_build_outputs():
     assert_read("orchestration", "handback-missing", [
         "workflow output should not leave declared report paths dangling",
     ], bucket="handback_missing")
+
+
+def test_teammate_spawn_fails_or_exits_stands_down_beside_another_named_cause():
+    # teammate-spawn-fails-or-exits had no vetoes, so a test runner's own worker exiting, a Stop hook
+    # blocking right after a spawn, an unknown agent type and a reviewer's finding were all read as a
+    # subagent stopped by overload.
+    assert_not_read("orchestration", "overloaded", [
+        "Error: [vitest-pool]: Worker forks emitted error.\nCaused by: Error: Worker exited unexpectedly\n FAIL  src/orchestrator.test.ts\n Test Files  1 failed (12)",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "overloaded", [
+        "Stop hook feedback: the teammate was spawned, then the worker exited immediately because the Stop hook blocked again: 'tests must pass before stopping'.",
+    ], bucket="stop_hook_loop")
+    assert_not_read("orchestration", "overloaded", [
+        "## Verdict\nBLOCKED\n[P1] spawning a worker always fails when the env is missing; must-fix: pass env to Popen",
+    ], bucket="review_blocked")
+    assert_not_read("orchestration", "overloaded", [
+        "Spawning the teammate fails: Error: Agent type 'reviewer' not found. Available agents: general-purpose, Explore",
+    ], not_bucket="subagent_overloaded")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "overloaded", [
+        "spawning any teammate agent consistently fails",
+        "Worker process exited unexpectedly: Droid process exited unexpectedly (exit code 0)",
+    ], bucket="subagent_overloaded")
