@@ -1288,3 +1288,21 @@ def test_ctrl_c_out_of_a_network_hang_is_the_networks():
     assert_read("agent-run", "killed-text", [
         "pressing Ctrl+C once didn't stop it, so had to do it twice and kill the conversation without ability to follow up on it, context is gone.",
     ], bucket="killed")
+
+
+def test_zh_timeout_setting_named_is_no_timeout():
+    # network-request-timeout-zh used to match 超时 at the start of a setting's name (超时时间, 超时设置,
+    # 超时调大), so an empty answer beside "已把请求超时调大到 10 分钟" was read as network.
+    assert_not_read("agent-run", "network-loose", [
+        "Error: The model returned an empty response.\n(已把请求超时调大到 10 分钟，问题依旧)",
+        "API 请求超时设置为 600000ms\nError: model returned an empty response",
+    ], bucket="no_output")
+    got = answer("agent-run", "连接超时时间: 30s\n请求超时时间: 600s\nagent exited with code 0 but produced no result")
+    assert "network-loose" not in got.signals and got.bucket == "no_output", (got.bucket, got.signals)
+    # positive control: the rule's own wording is still read, a setting beside a real timeout too
+    assert_read("agent-run", "network-loose", [
+        "# 设置了全局代理后，通过本地代理访问openai官方模型超时",
+        "# 请求超时\nError: Request timeout",
+        "请求超时 (超时时间: 600s)",
+        "连接超时",
+    ], bucket="network")
