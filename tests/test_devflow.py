@@ -1566,3 +1566,109 @@ def test_server_init_panic_stands_down_for_a_panic_inside_a_tool_call():
     # positive control: the rule's own wording is still read, "Server started and connected
     # successfully" before the panic included
     assert_read("devflow", "server-init-panic", [DOCKER_GATEWAY_PANIC], bucket="mcp_startup")
+
+
+JEST_PR_CONFLICTS_TYPEERROR = """  ● PR conflicts › labels the pull request when mergeable is false
+
+    TypeError: Cannot read properties of undefined (reading 'data')
+
+      41 |   const { data: pr } = await octokit.rest.pulls.get(params);
+    > 42 |   if (pr.mergeable === false) {
+
+      at Object.<anonymous> (test/conflicts.test.ts:42:12)
+
+Test Suites: 1 failed, 3 passed, 4 total
+Tests:       1 failed, 18 passed, 19 total"""
+
+
+JEST_PR_CONFLICTS_CALLS = """  ● PR conflicts › adds the conflict label
+
+    expect(jest.fn()).toHaveBeenCalledTimes(expected)
+
+    Expected number of calls: 1
+    Received number of calls: 0
+
+Tests:       1 failed, 12 passed, 13 total"""
+
+
+MOCHA_PR_CONFLICTS = """  1) PR conflicts
+       should comment on the pull request:
+     TypeError: Cannot read properties of undefined (reading 'number')
+      at Context.<anonymous> (test/pr.spec.js:22:31)
+
+  14 passing (120ms)
+  1 failing"""
+
+
+LABEL_ACTION_PERMISSION = """Run eps1lon/actions-label-merge-conflict@v3
+Error: Resource not accessible by integration while labeling PR conflicts
+Error: HttpError: Resource not accessible by integration"""
+
+
+DEPENDABOT_AZURE_PR_CONFLICTS = """# Not updating to resolve existing PR's conflicts
+I have one pipeline with mulitple stages (for each repository a stage) to run dependabot. It works great only when for example Angular updates multiple PRs are created. After completing one the process very often halts because there getting conflicts in package.json (same for nuget)."""
+
+
+def test_pull_request_conflicts_words_need_a_resolving_verb():
+    # pull-request-conflicts-words used to read any "PR conflicts" / "pull request conflicts", so a
+    # Jest or Mocha suite named "PR conflicts" that failed was read as branch_divergence (and a
+    # conflict-labeling action's permission error as branch_divergence instead of infra).
+    assert_not_read("devflow", "merge-conflict",
+                    [JEST_PR_CONFLICTS_TYPEERROR, JEST_PR_CONFLICTS_CALLS, MOCHA_PR_CONFLICTS], bucket="test")
+    assert_not_read("devflow", "merge-conflict", [LABEL_ACTION_PERMISSION], bucket="infra")
+    assert_not_read("devflow", "merge-conflict",
+                    ["This PR conflicts with the project's coding guidelines: please don't use tabs"],
+                    not_bucket="branch_divergence")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "merge-conflict",
+                [DEPENDABOT_AZURE_PR_CONFLICTS, "Please rebase onto main to resolve the pull request conflicts."],
+                bucket="branch_divergence")
+
+
+BITBUCKET_TEST_FAILURE = """  Failed BitbucketClientTests.MergePullRequestAsync_WhenConflict_ReturnsError [12 ms]
+  Error Message:
+   Expected result.Error to be BitbucketError.PullRequestMergeConflict, but found BitbucketError.Unknown.
+  Stack Trace:
+     at BitbucketClientTests.MergePullRequestAsync_WhenConflict_ReturnsError() in /src/tests/BitbucketClientTests.cs:line 212
+
+Failed!  - Failed:     1, Passed:    57, Skipped:     0, Total:    58, Duration: 2 s"""
+
+
+PYTEST_DOCSTRING_FAILURE = """_________________________ test_merge_conflict_raises __________________________
+
+repo = GitManager(repo_root=PosixPath('/tmp/pytest-of-ci/pytest-0/test_merge0'))
+
+    def test_merge_conflict_raises(repo):
+        \"\"\"When the git merge results in conflicts, MergeConflictError is raised.\"\"\"
+        make_conflicting_branches(repo)
+>       with pytest.raises(MergeConflictError):
+E       Failed: DID NOT RAISE <class 'gitops.errors.MergeConflictError'>
+
+tests/test_git_manager.py:41: Failed
+=========================== short test summary info ============================
+FAILED tests/test_git_manager.py::test_merge_conflict_raises - Failed: DID NOT RAISE <class 'gitops.errors.MergeConflictError'>
+1 failed, 23 passed in 1.92s"""
+
+
+TS_IDENTIFIER_COMPILE_ERROR = """src/services/pull-request-merge-service.test.ts(3,10): error TS2305: Module '"./pull-request-merge-service"' has no exported member 'PullRequestMergeConflictError'."""
+
+
+CS_IDENTIFIER_COMPILE_ERROR = """src/Git/BranchActualizer.cs(14,24): error CS0246: The type or namespace name 'PullRequestMergeConflict' could not be found (are you missing a using directive or an assembly reference?)"""
+
+
+DOCS_BUILD_MERGE_CONFLICT = """### :x: Validation status: errors
+ - **[Error]** Cannot sync git repo to specified state. Please make sure the pull request is mergeable. Details: Git merge results in conflict, repository remote url: https://github.com/Azure/azure-docs-sdk-dotnet, working directory: W:\\fjee-s, target branch: master, target branch commit: f40246f9271a1bdd4cf53bb8a20ef0bd1f6edc46, source branch: 887dbcc04c6ceff76a50289d8f6f708d/master, source branch commit: ."""
+
+
+def test_forge_merge_api_conflict_needs_the_build_service_prefixes():
+    # forge-merge-api-conflict used to read any "pullrequestmergeconflict" or "git merge results in
+    # conflict", so a test asserting BitbucketError.PullRequestMergeConflict, a pytest traceback with a
+    # docstring about merge conflicts, or a compile error naming PullRequestMergeConflictError was read
+    # as branch_divergence.
+    assert_not_read("devflow", "merge-conflict", [BITBUCKET_TEST_FAILURE, PYTEST_DOCSTRING_FAILURE], bucket="test")
+    assert_not_read("devflow", "merge-conflict", [TS_IDENTIFIER_COMPILE_ERROR, CS_IDENTIFIER_COMPILE_ERROR], bucket="compile")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "merge-conflict",
+                [DOCS_BUILD_MERGE_CONFLICT,
+                 "Build failed: Error-PullRequestMergeConflict: the pull request could not be merged into its target branch."],
+                bucket="branch_divergence")
