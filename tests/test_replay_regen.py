@@ -3108,3 +3108,199 @@ def test_screenshot_rule_leaves_elements_that_are_not_in_the_page():
         "When using Claude in Chrome's `computer` tool to take screenshots after scrolling, the captured image contains a large dark/blank gap (~300-400px) at the top of the viewport that doesn't exist in the actual browser rendering.",
         "Claude in Chrome: screenshots show false blank gap above page content after scrolling (Windows)",
     ], bucket="infra")
+
+
+def test_app_legacy_cipher_failure_is_not_the_runners_openssl():
+    # runtime-openssl3-refuses-legacy-hash used to read any `digital envelope routines::unsupported`,
+    # so the app's own legacy cipher failing on its server (a 500, an error toast) was read as infra.
+    assert_not_read("replay", "runner-setup-error", [
+        "After deploying on Node 18, login in the replay fails: POST /api/login returns 500 and the server log shows Error: error:0308010C:digital envelope routines::unsupported at Cipheriv.createCipherBase (node:internal/crypto/cipher:116:19) in src/auth/encrypt.js",
+        "Checkout step fails: the payment page shows 'Something went wrong' and the API log has code: 'ERR_OSSL_EVP_UNSUPPORTED' from crypto.createDecipheriv('des-ede3-cbc') in our billing service",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "runner-setup-error", [
+        "# Cypress 9.2.1 + Node 17.1 (Win 11) Fails/Errors When Attempting Any Test\nThe error is: **Error: error:0308010C:digital envelope routines::unsupported**\n\nError: The following error was thrown by a plugin. We stopped running your tests because a plugin crashed.",
+        "Received the following message output in the terminal .../17.0.1/bin/node: --openssl-legacy-provider is not allowed in NODE_OPTIONS",
+    ], bucket="infra")
+
+
+def test_app_code_missing_dropped_stdlib_module_is_the_apps():
+    # runtime-dropped-stdlib-module used to read any `cannot load such file -- csv`, so a Rails app's
+    # own controller failing to load csv under the replay's click was read as infra.
+    assert_not_read("replay", "runner-setup-error", [
+        "Failure/Error: click_on 'Export CSV'\n ActionView::Template::Error: cannot load such file -- csv\n # ./app/controllers/reports_controller.rb:3:in `require'",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "runner-setup-error", [
+        "# python 3.12.10 not supporting distutils\nUpgraded the python to 3.12.10 and getting error as\nModuleNotFoundError: No module named 'distutils'",
+        "~/.rvm/gems/ruby-3.0.0/gems/selenium-webdriver-3.142.7/lib/selenium/webdriver/firefox.rb:22:in `require': cannot load such file -- rexml/document (LoadError)",
+    ], bucket="infra")
+
+
+def test_apps_runtime_upgrade_with_wrong_values_or_moved_ui_is_not_infra():
+    # runtime-upgrade-told-as-cause used to read any `upgraded the <runtime> version to`, so the app's
+    # backend upgrade that changed what the page showed (a wrong value, a 500) was read as infra, and so
+    # was a selector time-out after a redesign shipped with the upgrade.
+    assert_not_read("replay", "runner-setup-error", [
+        "We upgraded the Node version from 18 to 20 in the app's Dockerfile and now the invoice page shows times one hour off; the replay's assertion expected '10:00' but found '09:00'",
+        "After updating the Python version to 3.12 the orders API responds with a 500 error when the replay submits the form",
+        "We bumped the Java version to 21 for the backend and the login step now fails: AssertionError: expected 'Welcome, Ann' but got 'Welcome, null'",
+    ], bucket="product-defect")
+    assert_not_read("replay", "runner-setup-error", [
+        "Upgraded the node version to 20 along with the redesign; the test's selector #login-btn timed out waiting for locator('#login-btn') since the button moved into the header",
+    ], bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "runner-setup-error", [
+        "# wrong number of arguments (given 1, expected 0), when connect to sauce session\ngetting error of wrong argument when connect to sauce. It is working fine at local execution.\n\nStarted getting this error when I have upgrade the ruby version from Ruby 2.3 to Ruby 3.0. Using selenium version 3.142.7 in sauce capabilities.",
+        "Playwright 1.45.3 predates Node.js 24 support (added in v1.55), causing an immediate crash on startup.",
+    ], bucket="infra")
+
+
+def test_unmocked_requests_from_backend_change_or_tool_upgrade_are_not_stale_mocks():
+    # test-mock-behind-changed-api-request used to read any `without updating the fixtures` or requests
+    # that `fell through unhandled` beside a mock word, so a backend change that broke the app in
+    # production was read as stale-script, and so was a runner upgrade that stopped matching stubs.
+    assert_not_read("replay", "awaited-request-never-made", [
+        "Backend renamed user_name to username in /api/profile without updating the fixtures the frontend was built against; the profile page now shows 'Hello, undefined' in production and the replay fails: expected 'Hello, Ann'",
+    ], bucket="product-defect")
+    assert_not_read("replay", "awaited-request-never-made", [
+        "When upgrading Cypress to 13.1 the stubbed requests fell through unhandled: cy.intercept no longer matches URLs with a query string",
+        "Upgraded Playwright to 1.45 and now page.route mocks no longer catch requests: every call went unmocked and hit the real server",
+    ], not_bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "awaited-request-never-made", [
+        "Playwright `page.route()` glob patterns match against the full URL including the query string, so all three mocked GET endpoints started falling through unhandled.",
+        "The e2e fixture mocks only page.route(\"**/v1/scan/job-remediation\", ...), so the request went unmocked. Changing the fetch without updating the fixture was the miss.",
+    ], bucket="stale-script")
+
+
+def test_e2e_failures_on_new_endpoints_that_misbehave_are_the_apps():
+    # e2e-behind-api-route-or-url-change used to read `tests for the new endpoints` and any e2e failure
+    # beside an endpoint change, so new or changed endpoints that threw, answered 403 or returned wrong
+    # data were read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Playwright tests for the new endpoints fail: /api/v2/search returns an empty list although the items exist",
+        "E2E tests fail with the new API endpoints: POST /v2/orders throws TypeError: Cannot read properties of undefined (reading 'id') in the server",
+        "Cypress tests broke after the endpoint change: the API now returns 403 for every logged-in user, so the dashboard never loads",
+        "API endpoint changes broke the e2e tests: the /orders endpoint now returns prices as strings and the cart total shows NaN",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "# FIx Playwright E2Es with reworked API routes",
+        "# E2E tests broken due to url change\nTodo api url change caused all e2e tests to break",
+        "Issue #73 unified API routes to `/api/v1/` prefix, but the E2E test scripts still use old paths:",
+    ], bucket="stale-script")
+
+
+def test_redirect_wait_that_did_not_help_or_tool_change_is_not_a_stale_url_check():
+    # test-url-assert-before-intended-redirect used to read any `waiting for the redirect to complete
+    # before ...`, so a redirect that landed on an empty cart (the wait did not help) was read as
+    # stale-script, and so was a runner release that stopped waiting for redirects.
+    assert_not_read("replay", "label-path-mismatch", [
+        "The app now redirects from /checkout to /cart and the cart is empty; we tried waiting for the redirect to complete before checking the total and it is still 0",
+    ], bucket="product-defect")
+    assert_not_read("replay", "label-path-mismatch", [
+        "Since Playwright 1.40 toHaveURL returns early; we worked around it by waiting for the redirect to complete before asserting",
+    ], not_bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "A previously passing test started failing with the error AssertionError: expected 'https://midnighttge.io/' to include 'https://www.midnight.gd' as it appears the Midnight app redirects from https://midnighttge.io/ to https://www.midnight.gd. This PR solves the problem by waiting for the redirect to complete before asserting the final URL.",
+    ], bucket="stale-script")
+
+
+def test_date_picker_day_off_not_read_for_bot_or_test_browser():
+    # app-date-picker-stores-day-off used to fire on any date picker or bare "when picking a date"
+    # that picks the previous day, so a bot's miscount or a test browser's time zone was read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "The bot opened the datepicker, miscounted the rows of the grid and picks the previous day every time; the goal asked for the 12th.",
+        "When picking a date, it picks the previous day: the step index in the action script is off by one, so the click lands on the cell before the target.",
+        "The test browser is launched with timezoneId UTC, so when our generated step fills the date input it stores the previous day for Pacific users. The app is fine; set the browser's timezone to the user's.",
+    ], not_bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "We've had a report from a user that when the pick a date in the date picker, it automatically switches to the previous day.",
+        "When selecting a date it selects the previous day instead of the selected date :(",
+    ], bucket="product-uxux")
+
+
+def test_time_shown_hours_off_not_read_for_tool_dashboard_or_vm():
+    # app-time-shown-hours-off used to fire on any time shown hours off or wrong time beside a time zone,
+    # so the tool's run history, a sandbox VM's clock or a bot's misreading was read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "In the run history of the dashboard, the time shown for each generation is one hour behind the real start time (daylight saving).",
+        "The VM displays the wrong time, its time zone was never configured, so every calendar check the generator wrote fails.",
+        "Asked to check the opening hours, the bot read the times shown on the page as 2 hours earlier than they are and concluded the store was closed.",
+    ], not_bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "The time shown in the Event is one hour ahead of the time given in the backend.",
+        "Times displayed on the event cache screen are off, in my case by 4 hours.",
+    ], bucket="product-uxux")
+
+
+def test_number_input_amount_not_read_for_cli_value_or_bot_typing():
+    # app-number-input-changes-amount used to take "rate" in "generate" as a money word,
+    # so a CLI threshold or a bot typing into the wrong box was read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "muggle generate --threshold 0.85: the value 0.85 is changed to 85 by the CLI, so the accuracy check never passes and generation stops.",
+        "The bot typed 12.50 into the quantity box, not the price box, so 12.50 was converted to 12 and the cart total is wrong.",
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "If I save an invoice (or the global task hourly rate) as `123,00` format, it’s saved as `12300,00`, which is horribly wrong.",
+        "Currently you can only enter amounts with a decimal point. For example, if I enter 2.55, I get 2.00 as the value after leaving the field.",
+    ], bucket="product-uxux")
+
+
+def test_decimal_comma_not_read_for_tool_cli_or_config():
+    # app-decimal-comma-rejected used to fire on any comma decimal separator refused or not working,
+    # so the test tool's own CLI or config under a German locale was read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "When a comma is used as the decimal separator (de_DE locale), muggle-test generate doesn't work: ValueError: could not convert string to float: '0,5' in config.py",
+        "The CLI rejects comma as decimal separator in --min-confidence under a German locale, so generation never starts.",
+    ], not_bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "Currency input rejects comma as decimal separator (de-DE)",
+        "When a comma is used as Decimal separator, the application does not work properly!",
+    ], bucket="product-uxux")
+
+
+def test_currency_symbol_not_read_for_run_or_usage_costs():
+    # app-price-wrong-currency-symbol used to fire on any prices or costs shown with a symbol,
+    # so a run that opened the wrong menu, a bot that looked too early or the tool's usage costs were read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "Goal: switch the store currency to EUR and check the prices. The run opened the language menu and picked Deutsch, then reported that prices are still showing in $ and stopped.",
+        "The bot checked the product page before the currency switcher had finished, so it saw totals displayed with $ and marked the test failed; a second later they show €.",
+        "Usage summary: costs are shown in $ although my billing account is in EUR; the generation itself failed at step 4 with 'locator not found'.",
+    ], not_bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "Product option prices when currency is set to £ are showing as $ on admin screen and on printed receipt.",
+    ], bucket="product-uxux")
+
+
+def test_calendar_widget_wrong_date_not_read_for_bot_or_sandbox():
+    # app-calendar-widget-wrong-date used to fire on any calendar popup or view showing the wrong month,
+    # so a bot or navigator that clicked the arrows too often, or a sandbox browser in UTC, was read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "The date picker popup shows the wrong month at first because the bot clicked Next twice; it then picks 20 October and the booking is for the wrong month.",
+        "The calendar view shows the wrong month in the screenshot since the navigator pressed the previous arrow once too often; the app itself is fine.",
+        "The calendar widget shows the wrong date only in our sandbox, whose browser runs in UTC; for real users it is right.",
+    ], not_bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "the bug occurs in OpenCms 8.5.2 when you select a date in the calendar xml widget. It shows the wrong date of every month with the number of days below 31.",
+    ], bucket="product-uxux")
+
+
+def test_tell_agent_detailed_steps_not_read_beside_tool_crash():
+    # maintainer-says-tell-agent-detailed-steps used to fire whatever else the answer said,
+    # so a maintainer naming a crash in the tool's handler was read as agent-course.
+    assert_not_read("regen", "no-real-progress", [
+        "Thanks for the report. Before you say you have to tell the agent more detailed steps: this is a crash in our handler (KeyError: 'selector'), fixed in 0.4.2.",
+    ], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "no-real-progress", [
+        "This WebDriver is desinged by general purpose, so it's not finetuned by how to use Playwright to input text in Google website. So you have to tell WebDrive as much detail steps as possible.",
+    ], bucket="agent-course")
