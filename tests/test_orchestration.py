@@ -1732,3 +1732,104 @@ def test_teammate_spawn_fails_or_exits_stands_down_beside_another_named_cause():
         "spawning any teammate agent consistently fails",
         "Worker process exited unexpectedly: Droid process exited unexpectedly (exit code 0)",
     ], bucket="subagent_overloaded")
+
+
+def test_nothing_happens_for_minutes_leaves_start_failures_and_red_runs():
+    # nothing-happens-for-minutes used to fire beside a subagent that never started on a 503
+    # and beside a verifier's red run, so both were read as stalled_no_progress.
+    assert_not_read("orchestration", "stall-watchdog", [
+        "The subagent doesn't start at all: after the Task call nothing happens for 10 minutes, and the agent logs don't show any activity. The API returned 503 Service Unavailable.",
+    ], bucket="subagent_overloaded")
+    assert_not_read("orchestration", "stall-watchdog", [
+        "Verifier report: `npm test` exited 1, 3 failing. Nothing happens for 5 minutes after the last spec, then the run logs don't show any progress.",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "stall-watchdog", [
+        'For some reason it tells me "Thinking..." but nothing happens for atleast 15 minutes. Even the session logs at C:\\Users\\me\\.codex\\sessions dont show any activity.',
+    ], bucket="stalled_no_progress")
+
+
+def test_no_next_step_zh_needs_tool_results_and_leaves_limits():
+    # no-next-step-after-tool-results-zh used to read any 没有继续执行下一步, so a plan's
+    # usage ceiling, a 503 overload, a refused relay and a red check were read as stalls.
+    assert_not_read("orchestration", "stall-watchdog", [
+        "已达到 5 小时的使用上限。模型没有继续生成下一步，改动只做了一半。",
+    ], bucket="usage_limit_mid_task")
+    assert_not_read("orchestration", "stall-watchdog", [
+        "API 返回 503 服务不可用，服务器过载，会话没有继续执行下一步。",
+        "实现者 agent 认为编排器转发的修改意见是协调者消息、没有用户授权，拒绝执行，没有继续执行下一步。",
+        "验证失败：npm test 有 3 个用例不通过，流程没有继续执行下一步。",
+    ], not_bucket="stalled_no_progress")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "stall-watchdog", [
+        "卡住的不是 shell 命令，而是工具结果返回之后，模型/会话调度没有继续生成下一步。",
+        "17:27:40.855 之后到 17:34:39：没有新的 assistant 消息、没有新的工具调用、没有 task_complete。",
+    ], bucket="stalled_no_progress")
+
+
+def test_session_stopped_for_long_ja_leaves_lid_hook_refusal_credits_and_marker():
+    # session-stopped-for-long-ja used to read any セッションが長時間止まって, so a closed lid,
+    # a Stop hook blocking, a refused relay, spent credits and a marker-file wait were stalls.
+    assert_not_read("orchestration", "stall-watchdog", [
+        "MacBookの蓋を閉じたら、セッションが長時間止まっていた。",
+        "Stopフックが毎回同じテスト失敗でブロックするので、セッションがずっと進まない。",
+        "実装エージェントがオーケストレーターから転送された修正指示をユーザーの許可がないとして拒否し、作業がずっと止まっている。",
+        "クレジット残高がゼロになり、エージェントがずっと止まっている。",
+        "エージェントが完了マーカーのファイルを待ち続けて、処理がずっと進まない。",
+    ], not_bucket="stalled_no_progress")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "stall-watchdog", [
+        "Jules側がユーザーの入力（追加指示やプラン承認など）を待っている状態になっても，VSCode上でそれに気付く手段が乏しく，セッションが長時間停止してしまう．",
+    ], bucket="stalled_no_progress")
+
+
+def test_quota_used_up_zh_leaves_test_environment_and_disk_quota():
+    # quota-used-up-zh used to read any 额度/配额 … 用完, so a test environment's API key
+    # quota and a CI runner's disk quota (both green in a clean environment) were usage limits,
+    # and so were a reviewer's finding and a unit test about quota handling.
+    assert_not_read("orchestration", "usage-limit", [
+        "CI 里的集成测试全部红了：测试环境的 API Key 额度用完了，换一个新的 key 后在干净环境里全部通过。",
+        "CI 运行器的磁盘配额用完了，测试全部报 No space left on device；本地干净环境是绿的。",
+    ], bucket="environment_false_red")
+    assert_not_read("orchestration", "usage-limit", [
+        "审查结论：BLOCKED\n必须修复：当用户的额度用完时，重试逻辑会无限循环。",
+        "单元测试失败（exit code 1）：额度耗尽时应返回 429，实际返回 500。",
+    ], not_bucket="usage_limit_mid_task")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "usage-limit", [
+        "当回复因额度耗尽而中断时会停止继续输出, 这就导致我这轮对话没有得到一个完整的答案",
+        "1. 额度不到5天就用完了。",
+    ], bucket="usage_limit_mid_task")
+
+
+def test_usage_limit_reached_ko_leaves_recursion_concurrency_hook_and_size_limits():
+    # usage-limit-reached-ko used to read any 한도 초과/도달, so a recursion limit, a cap on
+    # concurrent agents, a Stop hook's block cap and an upload size limit were usage limits.
+    assert_not_read("orchestration", "usage-limit", [
+        "에이전트가 재귀 한도에 도달해서 작업 중간에 멈췄습니다.",
+        "동시 실행 가능한 에이전트 수 한도를 초과해서 서브에이전트가 시작되지 않습니다.",
+        "Stop 훅이 같은 테스트 실패로 계속 차단해서 차단 한도를 초과했습니다.",
+        "CI에서 테스트가 실패합니다: 파일 업로드 크기 한도 초과. 로컬 깨끗한 환경에서는 통과합니다.",
+    ], not_bucket="usage_limit_mid_task")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "usage-limit", [
+        "Claude Pro로 작업을 하다가 한도에 걸렸고 Max로 변경했는데 한도는 늘었지만 이어서 해달라는 요청을 해도 반응이 없습니다",
+        "요청 한도에 도달 했다고 뜨는데 추후에 수업 과정을 위해 업그레이드 필요하나요",
+    ], bucket="usage_limit_mid_task")
+
+
+def test_usage_limit_reached_de_leaves_concurrent_sessions_disk_quota_and_tests():
+    # usage-limit-reached-de used to read any Session-Limit erreicht or Kontingent aufgebraucht,
+    # so a cap on concurrent sessions that kept a subagent from starting, a disk quota in CI and
+    # a red test about the limit were usage limits.
+    assert_not_read("orchestration", "usage-limit", [
+        "Der Subagent konnte nicht gestartet werden: Session-Limit erreicht, zu viele gleichzeitige Sitzungen offen.",
+        "Die Tests schlagen nur im CI fehl: das Festplatten-Kontingent ist aufgebraucht. In einer sauberen Umgebung sind sie grün.",
+        "Verifikation rot: Der Test prüft, dass bei Nutzungslimit erreicht eine 429 kommt, es kommt aber 500. Exit 1.",
+    ], not_bucket="usage_limit_mid_task")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "usage-limit", [
+        "Wenn eine über Happy gestartete Claude- oder Codex-Session aufgrund eines erreichten Usage- oder Rate-Limits nicht weiterarbeiten kann, ist das in der Happy Mobile App derzeit nicht eindeutig erkennbar.",
+        "Nutzungslimit erreicht.",
+        "Kontingent aufgebraucht.",
+    ], bucket="usage_limit_mid_task")
