@@ -1306,3 +1306,60 @@ def test_zh_timeout_setting_named_is_no_timeout():
         "请求超时 (超时时间: 600s)",
         "连接超时",
     ], bucket="network")
+
+
+def test_oom_killed_spaced_needs_an_asserted_kill():
+    # oom-killed-spaced used to read any 'OOM kill(s/ed)', so denials, questions and a killed local model server were read as killed.
+    assert_not_read("agent-run", "out-of-memory", [
+        "API Error: Connection error.\nThe session just stops with this after ~10 minutes. Memory stays under 1 GB and dmesg shows nothing, so it did not get OOM killed.",
+        "stream disconnected before completion: error sending request for url (https://api.openai.com/v1/responses)\nThis isn't an OOM kill, the process keeps running and retries.",
+        "Error: connect ECONNREFUSED 127.0.0.1:11434\nOllama got OOM killed while loading qwen2.5-coder:32b and the agent kept retrying the connection.",
+    ], bucket="network")
+    assert_not_read("agent-run", "out-of-memory", [
+        "Error: spawn claude ENOENT\n    at ChildProcess._handle.onexit (node:internal/child_process:285:19)\nI'm on a 2 GB VPS and was worried about OOM kills, but the binary is simply not found.",
+    ], bucket="spawn_failure")
+    assert_not_read("agent-run", "out-of-memory", [
+        "claude exited with code 1 and no output. I don't think it's an OOM kill: the box has 64 GB free.",
+    ], not_bucket="killed")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "out-of-memory", [
+        "# [Bug]: Openclaw was OOM killed after companion app connected\nI connected the companion windows app and then the memory peaked for an unknown reason and crashed openclaw, since it was then OOM killed by kubernetes.",
+        "The agent got OOM killed.",
+    ], bucket="killed")
+
+
+def test_windows_virtual_memory_denials_are_no_kill():
+    # oom-windows-low-virtual-memory used to read the words even when ruled out, so 'it is not virtual memory exhaustion' was read as killed.
+    assert_not_read("agent-run", "out-of-memory", [
+        "API Error: Connection error.\nWindows Event Viewer shows nothing (no low virtual memory condition, no crash), the request just fails.",
+    ], bucket="network")
+    assert_not_read("agent-run", "out-of-memory", [
+        "Error: spawn EPERM\n    at ChildProcess.spawn (node:internal/child_process:421:11)\nI first suspected virtual memory exhaustion since the pagefile is small, but it's an antivirus block.",
+    ], bucket="spawn_failure")
+    assert_not_read("agent-run", "out-of-memory", [
+        "Codex finished with exit 0 but the last message is empty. Not out of virtual memory (checked Resource Monitor).",
+    ], not_bucket="killed")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "out-of-memory", [
+        "Source: Microsoft-Windows-Resource-Exhaustion-Detector\nMessage: Windows successfully diagnosed a low virtual memory condition.\n  claude.exe (31460) consumed 2,815,025,152 bytes",
+        "`claude.exe` grows unbounded until Windows reports\n  virtual-memory exhaustion.",
+    ], bucket="killed")
+
+
+def test_german_oom_needs_oom_as_the_cause():
+    # oom-german-runs-die used to read any dying word ('abgebrochen', 'beendet') within 30 characters of OOM or Speichermangel,
+    # so a dropped connection beside a denial ('Mit OOM hat das nichts zu tun', 'nicht wegen Speichermangel') was read as killed.
+    assert_not_read("agent-run", "out-of-memory", [
+        "Fehler: Verbindung zum Server abgebrochen (ECONNRESET). Mit OOM hat das nichts zu tun.",
+        "# Agent-Läufe brechen ab, aber nicht wegen Speichermangel\nConsumer error: Connection closed by server.\nDer Host hat 32 GB frei.",
+        "Der Agent bricht ab, obwohl kein Speichermangel vorliegt:\nAPI Error: Connection error.",
+        "Läufe werden abgebrochen. OOM ausgeschlossen (dmesg ist leer), im Log steht nur:\nError: connect ECONNREFUSED 127.0.0.1:8080",
+    ], bucket="network")
+    assert_not_read("agent-run", "out-of-memory", [
+        "Error: spawn claude ENOENT\nDer Prozess wird sofort beendet. Speichermangel können wir ausschließen, das Binary fehlt im PATH.",
+    ], bucket="spawn_failure")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "out-of-memory", [
+        "# bug(infra): Laeufe sterben still am Host-OOM — cgroup-Speicher-Controller ist abgeschaltet\nConsumer error: Connection closed by server.",
+        "Der Lauf wurde wegen Speichermangel beendet.",
+    ], bucket="killed")
