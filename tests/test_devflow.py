@@ -1672,3 +1672,99 @@ def test_forge_merge_api_conflict_needs_the_build_service_prefixes():
                 [DOCS_BUILD_MERGE_CONFLICT,
                  "Build failed: Error-PullRequestMergeConflict: the pull request could not be merged into its target branch."],
                 bucket="branch_divergence")
+
+
+def test_waiting_for_a_terminal_prompt_is_not_a_prompt_lost_on_its_way_to_an_agent():
+    # prompt-never-reached-agent used to read any "prompt that never arrives" and any "child/Pi
+    # never gets a prompt", so a pexpect test or a release step hanging on a password or OTP
+    # prompt (a terminal's prompt, not an agent's) was read as prompt_delivery.
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "pexpect test fails: test_login waits for a prompt that never arrives and raises pexpect.exceptions.TIMEOUT",
+    ], bucket="test")
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "The release step hangs on an npm OTP prompt that never arrives in the non-interactive runner, and the deploy fails",
+        "When stdin is not a TTY, the child never receives the prompt from sudo and the install step fails with exit status 1",
+        "The Pi never gets a prompt on the serial console after flashing, so the provisioning step failed.",
+    ], bucket="infra")
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "The deploy script hangs waiting for a password prompt that never arrives; the SSH step times out after 10 minutes.",
+    ], not_bucket="prompt_delivery")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "prompt-handoff-failed", [
+        "`agent prompt` can acknowledge a long multiline prompt that never reaches Pi",
+        "`omh coding hermes-child dispatch` completes (exit 0), but the child Hermes never receives the prompt: it replies with a generic greeting.",
+        "Any content piped into `hermes -z` is silently discarded — the agent only ever sees the literal `PROMPT` string",
+    ], bucket="prompt_delivery")
+
+
+def test_pty_context_is_not_found_inside_the_word_empty():
+    # typed-prompt-appears-but-not-submitted took "pty" as its context word, which "empty" holds,
+    # so a chat app's e2e test whose message sits in the composer was read as prompt_delivery.
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "E2E test fails: the message appears in the composer but is never sent, and the conversation list stays empty.",
+        "Cypress spec failed: the text appears in the input field but is not submitted; the results table is empty",
+    ], bucket="test")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "prompt-handoff-failed", [
+        "tmux send-keys uses 'Enter' instead of 'C-m' in agent-runtime.ts.\n3. The text appears in the input but is never submitted",
+    ], bucket="prompt_delivery")
+
+
+def test_enter_not_registered_needs_tmux_or_send_keys():
+    # typed-prompt-enter-not-submitting read an Enter "not registered in the TUI" of any program,
+    # so an installer's TUI on Windows Terminal failing a setup step was read as prompt_delivery.
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "On Windows Terminal, the Enter key is not registered in the TUI of the installer; the setup step failed with exit status 1",
+    ], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "prompt-handoff-failed", [
+        "WHen i use either tmux-cli's send or tmux's send-keys with Enter, there seems to be some timing issue. causing the Enter not to be registered on the other pane.",
+    ], bucket="prompt_delivery")
+
+
+def test_a_ci_or_ssh_agent_is_not_an_agent_tui():
+    # agent-tui-ignores-send-keys took the bare word "agent", so a Jenkins build agent or ssh-agent
+    # whose tmux-driven tests broke was read as prompt_delivery.
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "On the Jenkins build agent, our integration tests that use tmux send-keys stopped working after the tmux 3.4 upgrade; 3 tests fail",
+        "The ssh-agent forwarding test: tmux send-keys is ignored in the nested session and the spec fails",
+    ], bucket="test")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "prompt-handoff-failed", [
+        "After interrupting a multi-line input with Esc, Esc in Claude Code running inside tmux, `tmux send-keys -l` stops working for that pane.",
+    ], bucket="prompt_delivery")
+
+
+def test_a_web_prompt_swallowing_enter_is_not_a_paste_into_an_agent():
+    # multiline-paste-submits-first-line anchored its absorbed Enter on any "prompt", so a web UI's
+    # search prompt that eats the Enter under an e2e test was read as prompt_delivery.
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "The search prompt in the web UI swallows the Enter key instead of submitting the form; the e2e test fails",
+    ], bucket="test")
+    assert_not_read("devflow", "prompt-handoff-failed", [
+        "When the autocomplete prompt is open, the dialog eats the Enter instead of submitting, so test_search_submit fails",
+    ], not_bucket="prompt_delivery")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "prompt-handoff-failed", [
+        "Long prompts pasted into the claude-code REPL via `tmux paste-buffer` arrived without bracketed-paste escape codes, so claude's TUI read them across multiple terminal reads, producing several `[Pasted text +N lines]` blocks for one message and absorbing the trailing Enter instead of submitting.",
+    ], bucket="prompt_delivery")
+
+
+def test_artifact_upload_after_a_lint_import_or_coverage_failure_leaves_it_to_that_failure():
+    # the ci-artifact-store-failed route stepped aside only for compiler diagnostics and some test
+    # signals, so a job that failed on ESLint errors, a pytest collection ImportError or a coverage
+    # threshold and then failed to upload its artifacts (`when: always`) was read as infra.
+    # (The route is narrowed; its signal still fires on the upload line.)
+    assert_lands("devflow", [
+        "$ npx eslint .\n/builds/app/src/index.js\n  12:5  error  'foo' is not defined  no-undef\n\n✖ 1 problem (1 error, 0 warnings)\n\nUploading artifacts for failed job\nWARNING: Uploading artifacts as \"junit\" to coordinator... failed  id=116 responseStatus=500 Internal Server Error\nERROR: Job failed: exit code 1",
+        "==================================== ERRORS ====================================\n___________________ ERROR collecting tests/test_api.py ___________________\nImportError while importing test module '/builds/app/tests/test_api.py'.\nE   ModuleNotFoundError: No module named 'requests'\n=========================== 1 error in 0.12s ===========================\nUploading artifacts for failed job\nWARNING: Uploading artifacts as \"junit\" to coordinator... failed  id=5 responseStatus=500 Internal Server Error\nERROR: Job failed: exit code 2",
+        "Run actions/upload-artifact@v3\nA 503 status code has been received, will attempt to retry the upload\nArtifact playwright-report has been successfully uploaded!\nRun npm run lint\n✖ 3 problems (3 errors, 0 warnings)\nError: Process completed with exit code 1.",
+    ], bucket="compile")
+    assert_lands("devflow", [
+        "$ pytest --cov=app --cov-fail-under=90\nFAIL Required test coverage of 90% not reached. Total coverage: 84.12%\nUploading artifacts for failed job\nERROR: Uploading artifacts as \"archive\" to coordinator... too large archive  id=996 responseStatus=413 Request Entity Too Large\nERROR: Job failed: exit code 1",
+    ], bucket="test")
+    # positive control: the tools' own upload failures are still read
+    assert_read("devflow", "ci-artifact-store-failed", [
+        "ERROR: Uploading artifacts to coordinator... too large archive  id=996 responseStatus=413 Request Entity Too Large\nFATAL: Too large\nERROR: Job failed: exit code 1",
+        "Uploading artifacts...\n3.4M\tartifacts.tgz\ncurl: (22) The requested URL returned error: 500 Internal Server Error\n\nERROR: Build failed with: exit status 1",
+    ], bucket="infra")
