@@ -3304,3 +3304,168 @@ def test_tell_agent_detailed_steps_not_read_beside_tool_crash():
     assert_read("regen", "no-real-progress", [
         "This WebDriver is desinged by general purpose, so it's not finetuned by how to use Playwright to input text in Google website. So you have to tell WebDrive as much detail steps as possible.",
     ], bucket="agent-course")
+
+
+def test_flows_broken_after_new_screen_needs_the_missing_step():
+    # mobile-suite-behind-intended-ui-change used to read any "after merging a new <screen>, most of
+    # our (work)flows are failing", so a new sign-in screen whose button is disabled, or CI workflows
+    # failing beside a new login page, were read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "After merging the new sign-in screen, all of our flows are failing because the Sign in button is disabled even with valid credentials.",
+        "After shipping the new settings screen, most of our workflows are failing with 'Resource not accessible by integration' on the checkout step.",
+    ], not_bucket="stale-script")
+    assert_not_read("replay", "label-path-mismatch", [
+        "After releasing the new onboarding flow, most of our flows are broken: tapping Continue on the last step throws a NullPointerException and the screen stays blank.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "After merging a new onboarding flow, most of our workflows are broken as they are missing one step",
+    ], bucket="stale-script")
+
+
+def test_old_ids_must_be_the_tests_own_not_the_apps():
+    # mobile-suite-behind-intended-ui-change used to allow 120 characters between "tests"/"flows" and
+    # "still uses the old keys", so the app (or an SDK) still using old keys was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "The Espresso tests fail because the app still uses the old keys in SharedPreferences after the upgrade, so saved settings are lost on restart.",
+        "Flows pass locally, but on the emulator the payment SDK still references the old keys and the checkout returns an error.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "With the completion of the native search-only input rollout, several Maestro flows (autofill password\ngeneration/backfilling…) stillused the old ID: `omnibarTextInput`.",
+        "Several Maestro flows still use the old ID: `omnibarTextInput`.",
+    ], bucket="stale-script")
+
+
+def test_screen_rework_that_broke_the_app_is_not_a_stale_suite():
+    # mobile-suite-behind-intended-ui-change used to read "UI tests were broken by a refactor of the
+    # <screen>" whatever followed, so a refactor that made the app throw, compute a wrong total, go
+    # to the wrong screen or lose a setting was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "UI tests were broken by a refactor of the settings screen: the dark mode toggle is no longer persisted and resets to off after rotation.",
+        "Espresso tests were broken after a refactor of the login screen: pressing Sign in now throws IllegalStateException: Fragment not attached to a context.",
+        "E2E tests got broken following a rework of the checkout page: the total now shows the price without tax, which is wrong.",
+        "The e2e tests are broken since a refactor of the navigation: the back button goes to the home screen instead of the previous page.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "The UI test for the settings screen was broken following a rework of the settings screen. As a result, the strings to be matched weren't referenced correctly and the position of the item to be clicked were out of order.",
+    ], bucket="stale-script")
+
+
+def test_ids_gone_after_ui_update_but_users_hit_is_the_apps():
+    # mobile-suite-behind-intended-ui-change used to read "element IDs no longer exist after the UI
+    # update" even when the report said users could not use the screen, so it was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Element IDs on the cart page no longer exist after the UI update, and the Checkout button is missing for every user, so nobody can pay.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "Settings e2e tests are broken. Elements IDs and some of the components tested dont longer exists because of v3 UI updates.",
+    ], bucket="stale-script")
+
+
+def test_accessibility_label_changes_are_what_users_hear():
+    # mobile-suite-behind-intended-ui-change used to read UI tests failing "after the accessibility
+    # label changes", so labels emptied by a regression, or a button that threw, were read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Appium tests fail after the accessibility label changes: all buttons now have empty labels, which is an accessibility regression in the app.",
+        "XCUITests fail after the accessibility identifier changes because the Save button now throws an exception when tapped.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "Fixed UI test problems introduced after the accessibility identifier changes",
+    ], bucket="stale-script")
+
+
+PYTEST_COLLECTION = """__________ ERROR collecting tests/test_checkout_flow.py __________
+ImportError while importing test module '/app/tests/test_checkout_flow.py'.
+tests/test_checkout_flow.py:3: in <module>
+    from tests.pages.checkout import CheckoutPage
+E   ImportError: cannot import name 'CheckoutPage' from 'tests.pages.checkout' (/app/tests/pages/checkout.py)"""
+
+
+APP_502 = """Traceback (most recent call last):
+  File "/srv/app/manage.py", line 22, in <module>
+ImportError: cannot import name 'force_text' from 'django.utils.encoding'
+The page at http://localhost:8000/signup shows a blank 502 Bad Gateway."""
+
+
+def test_import_name_rule_leaves_test_collection_and_app_502_alone():
+    # python-import-name-missing used to read any `cannot import name`, so pytest collecting a test
+    # module that imports a page object nobody wrote was read as infra, and the app's own server
+    # dying behind a 502 Bad Gateway was read as infra instead of the product's.
+    assert_not_read("regen", "tool-setup-error", [PYTEST_COLLECTION], bucket="agent-course")
+    assert_not_read("regen", "tool-setup-error", [APP_502], bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-setup-error", [
+        "ImportError: cannot import name 'WorldModel' from 'lavague.core' (/Users/x/env/lib/python3.8/site-packages/lavague/core/__init__.py)",
+    ], bucket="infra")
+
+
+def test_dependency_resolution_rule_leaves_pins_the_agent_wrote():
+    # python-dependency-resolution-failed used to read a resolver conflict over a pin the agent wrote
+    # into the generated tests' requirements, so it was read as infra instead of the agent's course.
+    assert_not_read("regen", "tool-setup-error", [
+        "The agent wrote `pytest-playwright==0.3.0` into requirements-test.txt; pip says\n"
+        "ERROR: ResolutionImpossible: pytest-playwright 0.3.0 depends on playwright>=1.18 but the project pins playwright==1.14",
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-setup-error", [
+        "Because langchain (0.3.25) depends on langchain-core (>=0.3.58,<1.0.0)\n and langchain (0.3.24) depends on "
+        "langchain-core (>=0.3.55,<1.0.0), version solving failed.",
+    ], bucket="infra")
+
+
+def test_upload_rule_leaves_the_agents_and_tools_uploads():
+    # app-upload-fails-without-error used to read any upload that fails silently, so the agent that
+    # never picked a file, and the agent's headless browser that never opened the chooser, were read
+    # as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "The agent clicked 'Attach' but the upload fails silently because the agent never selected a file in the dialog.",
+    ], bucket="agent-course")
+    assert_not_read("regen", "product-broken", [
+        "The agent's upload fails silently: it sent the file path to the text field and the headless browser never opened the chooser.",
+    ], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "# Uploading video (label) to form settings fails silently.\nWhen uploading this file on the following screen "
+        "it fails without showing an error message.",
+    ], bucket="product-uxux")
+
+
+def test_export_rule_leaves_an_export_the_agent_clicked_too_early():
+    # app-export-file-empty used to read any empty exported file, so an agent that clicked Export
+    # before the table loaded was read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "The agent clicked Export before the table had loaded, so the exported csv file is empty; waiting for the rows first gives a full file.",
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "When i try to export base table as a CSV file, pgAdmin exports empty CSV file.",
+    ], bucket="product-uxux")
+
+
+def test_download_rule_leaves_files_the_agent_saved_wrong():
+    # app-download-corrupted used to read any corrupt or broken downloaded file, so an agent that
+    # saved the viewer page instead of using the Download button was read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "The agent saved the preview page as report.pdf, so the downloaded PDF is broken — it is HTML with a .pdf extension.",
+        "The downloaded file is corrupted because the agent clicked 'Save page' on the viewer tab; the real Download button gives a valid PDF.",
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "# [DPLM] File download\nDownloaded files are corrupted and cannot be opened correctly (.odt for instance)",
+    ], bucket="product-uxux")
+
+
+def test_image_preview_rule_leaves_a_file_the_agent_chose():
+    # app-image-preview-broken used to read any broken image in an upload preview, so an agent that
+    # set a .docx as the avatar was read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "The agent set the avatar to the .docx it found in Downloads, so the upload preview shows a broken image.",
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", [
+        "When uploading a cover photo for the first time a `broken image` icon appears along with the 'Generating Preview' message.",
+    ], bucket="product-uxux")
