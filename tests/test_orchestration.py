@@ -1833,3 +1833,95 @@ def test_usage_limit_reached_de_leaves_concurrent_sessions_disk_quota_and_tests(
         "Nutzungslimit erreicht.",
         "Kontingent aufgebraucht.",
     ], bucket="usage_limit_mid_task")
+
+
+def test_env_limitation_claim_quoted_by_red_or_verdict_stays_red():
+    # environment-limitation-not-a-defect used to read any "environment issue, not a bug", so a
+    # verdict or red run rejecting the implementer's claim was read as environment_false_red.
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "Verifier: FAIL (exit 1). pnpm test -> 2 failed. The implementer's note calls this an environment problem, not a regression, but both failures are assertion mismatches in src/totals.spec.ts: expected 10 received 12.",
+        "Taki: verification red. npm test exited with code 1; claimed environment issue, not a bug — wrong, the snapshot diff shows the new header markup.",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "Review verdict: BLOCKED. Anon wrote that the red is an environmental limitation, not a bug; I reproduced it in a fresh container, so it is a real regression in parse_date().",
+    ], bucket="review_blocked")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "env-version-mismatch", [
+        "`doctor` reports one expected `claude CLI on PATH` error in the cloud VM (no harness binary installed) — an environment limitation, not a defect.",
+    ], bucket="environment_false_red")
+
+
+def test_agent_ran_tests_without_network_errors_and_got_red_stays_red():
+    # agent-env-setup-for-network-errors used to read any agent that ran tests "without network
+    # errors", so a red run after the network was fixed was read as environment_false_red.
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "Copilot agent ran the test suite without network errors this time, but 3 tests still fail: FAILED api/retry.py::backoff - expected 3 got 4",
+        "The coding agent can now run the tests without networking errors after the firewall allowlist change; the verifier still reports red: 2 failures in src/parser (expected 'a', got 'b').",
+    ], bucket="verification_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "env-version-mismatch", [
+        "Creates an environment for copilot agents so that it can actually test things without networking errors",
+    ], bucket="environment_false_red")
+
+
+def test_dockerfile_host_that_does_not_resolve_is_not_a_bridgeless_daemon():
+    # docker-daemon-without-bridge used to read any "docker build cannot resolve hosts", so a
+    # Dockerfile the change pointed at a missing host was read as environment_false_red.
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "BLOCKED: docker build fails to resolve hosts listed in the new Dockerfile's ARG MIRROR; the change hardcodes apt.corp.local which only exists on the author's laptop.",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "Verifier: FAIL. `docker build` could not resolve host pypi.internal.example: the Dockerfile this PR added points RUN pip install at a mirror that does not exist. Fix the index URL.",
+        "Taki ran ./scripts/e2e.sh: exit code 1. docker build cannot resolve apt hosts because the PR's Dockerfile sets --network=none in the build stage; that's our bug.",
+    ], not_bucket="environment_false_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "env-version-mismatch", [
+        "Docker’s `bridge: none` daemon (stock `docker build` cannot resolve apt hosts).",
+        "stock docker build cannot resolve apt hosts on the cloud VM",
+    ], bucket="environment_false_red")
+
+
+def test_binary_the_change_removed_is_not_a_missing_machine_tool():
+    # missing-binary-exit-red-over-passing-tests used to read any spawn ENOENT beside passing tests,
+    # so a tool the change itself removed was read as environment_false_red.
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "Verification red: `npm run build` prints `spawn esbuild ENOENT` and exits 1 even though all tests pass, because the PR removed esbuild from devDependencies while build.mjs still spawns it.",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "Reviewer: BLOCKED. The new CLI calls spawn ./bin/helper ENOENT and exits 1 even though all tests pass — the tests never exercise the spawn path; add the helper to the package files.",
+        "pnpm test: spawn tsc ENOENT; exited 1 even though all tests passed. The PR deleted typescript from package.json.",
+    ], not_bucket="environment_false_red")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "env-version-mismatch", [
+        "the Cloud VM does not, so without it `pnpm test` prints `spawn tsc ENOENT` and exits non-zero **even though all tests pass**.",
+    ], bucket="environment_false_red")
+
+
+def test_parent_asking_for_users_own_results_is_no_lost_handback():
+    # parent-asks-user-to-paste-results used to read any parent asking the user to paste results,
+    # so results from the user's machine or CI were read as handback_missing.
+    assert_not_read("orchestration", "handback-missing", [
+        "The main agent asks me to paste the test results from my Mac because in the sandbox's Node 18 the crypto specs are red; on Node 20 in a clean environment they are green.",
+        "Parent agent asks me to paste the CI results: the GitHub Actions run is red, 2 jobs failed on the Windows runner only, path separator assertions.",
+    ], bucket="environment_false_red")
+    assert_not_read("orchestration", "handback-missing", [
+        "The verifier can't reach the device farm, so the main agent asks me to paste the results from my local run: LoginTests.testSignIn FAIL, XCTAssertEqual failed: 401 is not equal to 200.",
+    ], not_bucket="handback_missing")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "handback-missing", [
+        "Both the search results and full email bodies are correctly returned from subagents. This has resulted in multiple repeated subagent runs, as well as the main agent asking me to manually paste the full results in.",
+    ], bucket="handback_missing")
+
+
+def test_run_marked_failed_with_lost_output_is_no_lost_handback():
+    # output-delivery-failed-after-completion used to read any output retrieval failure, so a run
+    # marked failed over finished work was read as handback_missing.
+    assert_not_read("orchestration", "handback-missing", [
+        "Component marked as failed with successful pod. The driver logs show an output retrieval failure: the artifact upload to MinIO timed out after the pod completed.",
+        "The subagent was marked failed: output retrieval failed (connection reset while streaming the final summary), but the diff and commits are all there.",
+    ], not_bucket="handback_missing")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "handback-missing", [
+        "2 of 5 agents had output retrieval failures despite completing successfully, but the output delivery mechanism was unreliable.",
+        "TaskOutput returned `status: completed` but content was empty (only system reminder tags)",
+    ], bucket="handback_missing")
