@@ -1363,3 +1363,45 @@ def test_german_oom_needs_oom_as_the_cause():
         "# bug(infra): Laeufe sterben still am Host-OOM — cgroup-Speicher-Controller ist abgeschaltet\nConsumer error: Connection closed by server.",
         "Der Lauf wurde wegen Speichermangel beendet.",
     ], bucket="killed")
+
+
+def test_libstdcxx_version_needed_by_a_loaded_module_is_not_the_agents_launch():
+    # binary-not-loadable used to read any "version `GLIBCXX_…' / `CXXABI_…' not found", so a project's
+    # Python import or Node addon failing inside a command the agent ran was read as spawn_failure.
+    assert_not_read("agent-run", "spawn-failed", [
+        "Error: Command failed: python train.py\nTraceback (most recent call last):\n"
+        "  File \"/home/u/proj/train.py\", line 3, in <module>\n    import torch\n"
+        "ImportError: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found "
+        "(required by /home/u/miniconda3/envs/dev/lib/python3.11/site-packages/torch/lib/libtorch_cpu.so)",
+        " FAIL  tests/db.test.ts\n  ● Test suite failed to run\n"
+        "    Error: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.29' not found "
+        "(required by /app/node_modules/better-sqlite3/build/Release/better_sqlite3.node)\nTests: 0 passed, 1 failed",
+        "exec bash -lc 'npm run build' in /workspace\n"
+        "node: /lib64/libstdc++.so.6: version `GLIBCXX_3.4.21' not found "
+        "(required by /workspace/node_modules/sharp/build/Release/sharp-linux-x64.node)\nexited 1 in 320ms",
+    ], bucket="unknown_non_zero")
+    # positive control: the loader refusing the agent's own binary is still read
+    assert_read("agent-run", "spawn-failed", [
+        "/home/me/.local/bin/goose: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found",
+        "kiro-cli fails after recent update with /lib64/libstdc++.so.6: version `GLIBCXX_3.4.30' not found",
+        "goose: /lib64/libstdc++.so.6: version `CXXABI_1.3.13' not found (required by goose)",
+    ], bucket="spawn_failure")
+
+
+def test_windows_image_mismatch_of_a_project_build_is_not_the_agents_launch():
+    # windows-image-not-for-this-windows used to read Windows refusing any .exe, so an app the project
+    # built for another architecture (bin\Release, target\release) that the agent ran was read as spawn_failure.
+    assert_not_read("agent-run", "spawn-failed", [
+        "Running dotnet test... The specified program requires a newer version of Windows.\n"
+        "This version of C:\\work\\app\\bin\\Release\\net8.0\\win-arm64\\app.exe is not compatible with the version "
+        "of Windows you're running. Check your computer's system information and then contact the software vendor.",
+        "Error: Command failed: .\\target\\release\\mytool.exe --help\n"
+        "This version of C:\\Users\\me\\proj\\target\\release\\mytool.exe is not compatible with the version of Windows you're running.",
+    ], bucket="unknown_non_zero")
+    # positive control: Windows refusing the agent's own binary is still read
+    assert_read("agent-run", "spawn-failed", [
+        "This version of C:\\Users\\me\\AppData\\Roaming\\npm\\node_modules\\@anthropic-ai\\claude-code\\bin\\claude.exe "
+        "is not compatible with the version of Windows you're running. Check your computer's system information "
+        "and then contact the software vendor.",
+        "该版本的 C:\\Program Files\\nodejs\\node_modules\\@anthropic-ai\\claude-code\\bin\\claude.exe 与你运行的 Windows 版本不兼容。",
+    ], bucket="spawn_failure")
