@@ -1768,3 +1768,78 @@ def test_artifact_upload_after_a_lint_import_or_coverage_failure_leaves_it_to_th
         "ERROR: Uploading artifacts to coordinator... too large archive  id=996 responseStatus=413 Request Entity Too Large\nFATAL: Too large\nERROR: Job failed: exit code 1",
         "Uploading artifacts...\n3.4M\tartifacts.tgz\ncurl: (22) The requested URL returned error: 500 Internal Server Error\n\nERROR: Build failed with: exit status 1",
     ], bucket="infra")
+
+
+NOMAD_OWN = "Error getting job struct: error parsing 'job': only one 'job' block allowed"
+
+
+def test_nomad_job_file_not_found_is_not_a_parse_error():
+    # nomad-jobspec-parse-error used to read any `Error parsing job file x: ...`, so a job file
+    # that does not exist at the given path was read as compile (a jobspec parse error).
+    assert_not_read("devflow", "compile-diagnostic", [
+        "Error parsing job file example.nomad: open example.nomad: no such file or directory",
+        "Error getting job struct: Error parsing job file from example.nomad: open example.nomad: no such file or directory",
+        "Error parsing job file jobs\\web.nomad: open jobs\\web.nomad: The system cannot find the file specified.",
+        # a run without -var for a required input (the job file is fine; Terraform's twin is left out too)
+        """Error getting job struct: Error parsing job file from example.nomad:
+example.nomad:3,1-20: Missing required variable; No value for required variable "datacenter" is set""",
+    ], not_bucket="compile")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "compile-diagnostic", [NOMAD_OWN], bucket="compile")
+
+
+NODE_OWN = """/usr/local/lib/node_modules/aws-cdk/lib/index.js:12322
+return process.env.CDK_HOME ? path.resolve(process.env.CDK_HOME) : path.join((os.userInfo().homedir ?? os.homedir()).trim() || "/", ".cdk");
+
+SyntaxError: Unexpected token '?'
+    at wrapSafe (internal/modules/cjs/loader.js:915:16)"""
+
+
+def test_typescript_source_run_by_node_is_not_node_too_old():
+    # node-too-old-for-syntax used to fire on any ?? or ?. above `Unexpected token '?'`, so
+    # TypeScript source run by plain Node (an optional parameter `user?: User` on the line) was
+    # read as infra (toolchain-version-mismatch) instead of compile.
+    assert_not_read("devflow", "toolchain-version-mismatch", [
+        """/app/src/utils.ts:4
+function getName(user?: User) { return user?.name ?? 'anon'; }
+                     ^
+
+SyntaxError: Unexpected token '?'
+    at wrapSafe (internal/modules/cjs/loader.js:979:16)
+    at Module._compile (internal/modules/cjs/loader.js:1027:27)""",
+        """What am I doing wrong??
+function greet(name?: string) {
+                   ^
+SyntaxError: Unexpected token '?'""",
+    ], bucket="compile")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "toolchain-version-mismatch", [NODE_OWN], bucket="infra")
+
+
+TF_OWN = """│ Error: Argument or block definition required
+│
+│   on main.tf line 12:
+│   12: resource "aws_s3_bucket" "b" {} x
+│
+│ An argument or block definition is required here."""
+
+
+def test_terraform_conflict_markers_are_not_a_config_error():
+    # terraform-static-config-error's new HCL parser summaries read the error Terraform prints for
+    # a merge-conflict marker left in a .tf or lock file, so a merge conflict was read as compile.
+    assert_not_read("devflow", "compile-diagnostic", [
+        """│ Error: Argument or block definition required
+│
+│   on main.tf line 12:
+│   12: <<<<<<< HEAD
+│
+│ An argument or block definition is required here.""",
+        """Error: Argument or block definition required
+
+  on .terraform.lock.hcl line 9:
+   9: >>>>>>> feature/vpc
+
+An argument or block definition is required here.""",
+    ], not_bucket="compile")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "compile-diagnostic", [TF_OWN], bucket="compile")
