@@ -3469,3 +3469,141 @@ def test_image_preview_rule_leaves_a_file_the_agent_chose():
     assert_read("regen", "product-broken", [
         "When uploading a cover photo for the first time a `broken image` icon appears along with the 'Generating Preview' message.",
     ], bucket="product-uxux")
+
+
+WDIO_STEP_NULL_CLICK = """[chrome 120.0 linux #0-0] login › signs in
+TypeError: Cannot read properties of null (reading 'click')
+    at /repo/test/specs/login.e2e.ts:22:35
+    at AllureCommandStepExecutable.run (/repo/node_modules/@wdio/allure-reporter/build/common/api.js:160:30)
+    at step (/repo/node_modules/@wdio/allure-reporter/build/common/api.js:301:23)"""
+
+
+PLAYWRIGHT_ALLURE_STEP_NULL = """  1) [chromium] › tests/cart.spec.ts:20:5 › cart › shows item count
+    TypeError: Cannot read properties of null (reading 'textContent')
+        at /repo/tests/cart.spec.ts:31:45
+        at /repo/node_modules/allure-playwright/dist/index.js:133:16
+        at /repo/node_modules/@playwright/test/lib/common/testType.js:212:26"""
+
+
+def test_spec_code_inside_a_reporter_step_wrapper_is_not_a_reporter_crash():
+    # reporter-plugin-code-crashed used to read a TypeError whose second frame is in a reporter
+    # package whatever the first was, so the spec's own null lookup run inside allure's step()
+    # wrapper (first frame in the spec, second in @wdio/allure-reporter) was read as infra.
+    assert_not_read("replay", "driver-internal-error",
+                    [WDIO_STEP_NULL_CLICK, PLAYWRIGHT_ALLURE_STEP_NULL], bucket="stale-script")
+    # positive control: the rule's own wording is still read, first frame or second frame
+    # below a frame that is also in node_modules
+    assert_read("replay", "driver-internal-error", [
+        """Error in reporter TypeError: Cannot read properties of undefined (reading 'updateStep')
+    at AllureReporter.onStepEnd (C:\\qa\\node_modules\\allure-playwright\\src\\index.ts:357:13)
+    at C:\\qa\\node_modules\\playwright\\lib\\reporters\\multiplexer.js:77:38""",
+        """TypeError: Cannot read properties of undefined (reading 'testsuite')
+    at baseGet (/repo/node_modules/lodash/lodash.js:3050:20)
+    at lastSuite (/repo/node_modules/mocha-junit-reporter/index.js:217:46)
+    at Runner.emit (node:events:539:35)""",
+    ], bucket="infra")
+
+
+def test_upload_rule_needs_the_service_named_not_a_word_containing_it():
+    # results-upload-service-refused used to accept `currents` and `xray` anywhere (so
+    # `currentStudent`, `currentStatus` and an app's `/xray` page named the service), so an
+    # app's own `Failed to update test results` toast was read as infra.
+    assert_not_read("replay", "driver-internal-error", [
+        "Gradebook regression: saving a score for currentStudent shows the toast "
+        "\"Failed to update test results\" and the score is not saved. Worked before 4.1.",
+        "After the 2.3 release, saving a lab order shows the toast \"Failed to update test results\" "
+        "and the API returns 500. Steps: open /orders/77/xray, edit the result, click Save. "
+        "The currentStatus stays \"pending\". Worked in 2.2.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "driver-internal-error", [
+        "#TestRail >> Sending case results to run R563: C135\n"
+        "  Could not send list of TestRail results: 400 Bad Request >> Field :results.elapsed "
+        "is not in a valid time span format.",
+        "│ Cypress Xray Plugin │ ERROR   │ Failed to import execution: Cannot read properties of undefined (reading 'key')\n"
+        "│ Cypress Xray Plugin │ WARNING │ No test results were uploaded",
+    ], bucket="infra")
+
+
+def test_upload_failing_after_an_app_assertion_leaves_the_assertion_to_decide():
+    # results-upload-service-refused used to fire beside a failed check, so a run whose
+    # assertion failed on the app and whose results upload then failed was read as infra.
+    assert_not_read("replay", "driver-internal-error", [
+        """  1) checkout.spec.ts:18:5 › checkout › shows order total
+    Error: expect(locator).toHaveText(expected)
+    Expected string: "$42.00"
+    Received string: "$0.00"
+        at checkout.spec.ts:25:40
+[ReportPortal] failed to send log. Error: Request failed with status code 413""",
+        """  1) Login
+       shows the dashboard after sign in:
+     AssertionError: Timed out retrying after 4000ms: expected '<h1>' to have text 'Dashboard', but the text was 'Internal Server Error'
+#TestRail >> Sending case results to run R12: C135
+  Could not send list of TestRail results: 401 Unauthorized""",
+        """Error: expect(received).toBe(expected)
+Expected: 200
+Received: 500
+  at api.spec.ts:10
+│ Cypress Xray Plugin │ WARNING │ No test results were uploaded""",
+    ], bucket="product-defect")
+    # positive control: the upload failure alone is still read
+    assert_read("replay", "driver-internal-error", [
+        "Getting this error whenever I try to run the example playwright tests with ReportPortal\n"
+        "failed to finish test. Error: Request failed with status code 404\n"
+        "    at /x/node_modules/@reportportal/client-javascript/lib/rest.js:37:15",
+    ], bucket="infra")
+
+
+def test_shared_browser_needs_another_agents_page_not_a_wrong_page():
+    # browser-server-shared-by-parallel-agents used to fire on agents sharing one browser
+    # plus any "wrong page" or "other agent", so an agent that clicked the wrong link
+    # itself was read as infra.
+    assert_not_read("regen", "tool-setup-error", [
+        "Our three agents share one browser instance by design, each in its own tab. The checkout agent clicked 'Settings' instead of 'Cart' and ended up on the wrong page, then kept clicking the same link over and over.",
+        "The workers share a single browser and that is fine. The issue is the agent keeps picking the wrong element: it opened the wrong page from the sidebar, looped on the cookie modal, and never reached the form.",
+        "Planner and executor agents share one browser instance. The other agent navigated to Billing instead of Invoices because it misread the goal, then looped on the same click.",
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-setup-error", [
+        "Claude Code subagents share a single Playwright MCP server. Agent A calls browser_snapshot and gets the page another agent navigated to.",
+        "We run three sub-agents that share the same Chrome browser instance; agent A's screenshot showed the other agent's page, so it filled the wrong form.",
+    ], bucket="infra")
+
+
+def test_shared_browser_leaves_the_apps_500_and_404_to_the_product():
+    # browser-server-shared-by-parallel-agents used to fire on "the other agent" beside a shared
+    # browser, so a page that answers 500 or 404 (by hand too) was read as infra.
+    assert_not_read("regen", "tool-setup-error", [
+        "Two subagents share one browser instance (one logs in, the other runs checks). After login, the other agent navigates to /checkout and the page returns 500 Internal Server Error; the Pay button is missing. The same happens when I click through it by hand.",
+        "Two subagents share the same Playwright MCP server. The other agent navigated to /checkout and the page returned 500 Internal Server Error; I get the same by hand.",
+        "agents share the same browser. The app redirects to the wrong page after saving the form: /settings goes to a blank 404 page not found. Reproduced by hand in Chrome, so it's our product.",
+    ], bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "tool-setup-error", [
+        "Subagents share one Playwright MCP server, so when agent A takes a snapshot it sees the page another agent navigated to: the wrong page.",
+    ], bucket="infra")
+
+
+def test_shared_browser_leaves_blips_to_the_blip_rules():
+    # browser-server-shared-by-parallel-agents used to fire on "another agent" beside a shared
+    # browser, so another agent's timed-out navigation or rate-limited call that passed on a
+    # retry was read as infra; and a share the report says happens only sometimes was too.
+    assert_not_read("regen", "tool-setup-error", [
+        "Our subagents share the same Playwright MCP server. Sometimes another agent's browser_navigate times out with net::ERR_CONNECTION_RESET; retrying the run as-is passes.",
+        "Workers sharing one browser instance: another agent's call failed with 429 rate limit from the LLM API; it went through on the second attempt.",
+    ], bucket="transient")
+    assert_not_read("regen", "tool-setup-error", [
+        "Our subagents share one Playwright MCP server. Sometimes agent A's snapshot shows the page another agent navigated to; on retry it passes.",
+    ], not_bucket="infra")
+    # positive control: the rule's own wording is still read (the Korean report it was written for)
+    assert_read("regen", "tool-setup-error", [
+        "Claude Code를 여러 터미널에서 동시에 실행하면 각 에이전트가 독립적으로 Playwright MCP를 호출한다. 문제는 이들이 같은 MCP 서버 인스턴스를 공유한다는 점이다. 브라우저는 이미 에이전트 B가 이동시킨 /settings 페이지를 보여준다. 결과적으로 A는 엉뚱한 화면을 받게 되고, 이후 작업이 꼬이기 시작한다.",
+    ], bucket="infra")
+
+
+def test_shared_browser_korean_agent_named_alone_is_not_read():
+    # browser-server-shared-by-parallel-agents used to fire on "에이전트 B" named beside a shared
+    # browser, so an agent B that pressed the wrong button and looped was read as infra.
+    got = answer("regen", "에이전트 A와 에이전트 B가 같은 브라우저를 공유한다. 에이전트 B가 로그인 버튼 대신 회원가입 버튼을 잘못 눌러 엉뚱한 화면으로 이동했고 같은 동작을 무한 반복한다.")
+    assert "tool-setup-error" not in got.signals, got.signals
+    assert got.bucket == "agent-course", (got.bucket, got.rule)
