@@ -1925,3 +1925,93 @@ def test_run_marked_failed_with_lost_output_is_no_lost_handback():
         "2 of 5 agents had output retrieval failures despite completing successfully, but the output delivery mechanism was unreliable.",
         "TaskOutput returned `status: completed` but content was empty (only system reminder tags)",
     ], bucket="handback_missing")
+
+
+SAME_RED = "same-test-red-twice"
+
+
+def test_unfixable_check_loop_leaves_hangs_and_rate_limits_alone():
+    # unfixable-check-loops-forever used to fire on any "unable to fix ... loops forever", so a
+    # linter that hangs or a provider's RateLimitError was read as same_test_red_twice.
+    assert_not_read("orchestration", SAME_RED, [
+        "aider fails to fix the test failures and loops forever while the linter command hangs with no output",
+        "aider is unable to fix lint errors and loops forever: litellm.RateLimitError: AnthropicException - rate_limit_error",
+    ], bucket="stalled_no_progress")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", SAME_RED, [
+        "If aider is unable to fix lint error, it will loop forever without adding or changing code.",
+    ], bucket="same_test_red_twice")
+
+
+def test_same_failure_on_repeat_leaves_node_release_and_api_timeouts_alone():
+    # same-failure-on-repeat used to fire on "same test errors on every run/retry" whatever the
+    # cause, so a Node release or an API timeout repeating was read as same_test_red_twice.
+    assert_not_read("orchestration", SAME_RED, [
+        "We get the same test errors on every run since the runner moved to Node 22: TypeError: fetch failed in tests/api.test.ts. Pinning Node 20 makes it green.",
+    ], bucket="environment_false_red")
+    assert_not_read("orchestration", SAME_RED, [
+        "Same errors on every retry: API Error: Request timed out. The test-runner subagent never starts, no tests run.",
+    ], bucket="subagent_overloaded")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", SAME_RED, [
+        "check with the LLM if it is stuck because of a bad test command, or just the same test failure on repeat",
+    ], bucket="same_test_red_twice")
+
+
+def test_original_failure_still_reproduces_leaves_api_errors_and_event_loops_alone():
+    # original-failure-still-reproduces used to take "loop" and "fix" as bare substrings and had
+    # no API-error veto, so a 500 after retry attempts was read as same_test_red_twice, and so
+    # was one red test naming "Event loop is closed" in a fixture.
+    assert_not_read("orchestration", SAME_RED, [
+        'Fix attempts failed: the same error still occurs: API Error: 500 {"type":"api_error","message":"Internal server error"} after 5 retry attempts',
+    ], bucket="subagent_overloaded")
+    assert_not_read("orchestration", SAME_RED, [
+        "tests/test_ws.py::test_reconnect FAILED\nRuntimeError: Event loop is closed\nThe same error still occurs in the async fixture teardown.",
+    ], not_bucket="same_test_red_twice")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", SAME_RED, [
+        "the original runtime failure still reproduced; the agent expanded a bounded task into a five-hour, non-convergent loop and still produced no effective fix",
+    ], bucket="same_test_red_twice")
+
+
+def test_failing_test_rerun_leaves_session_limits_and_stalls_alone():
+    # failing-test-rerun-repeats had no session-limit or stall-watchdog veto, so an agent cut off
+    # by its session limit or the stall watchdog while re-running a test was read as same_test_red_twice.
+    assert_not_read("orchestration", SAME_RED, [
+        "Copilot runs the failing test over and over until it stops with: You've hit your session limit, resets 3pm. The test still fails.",
+    ], bucket="usage_limit_mid_task")
+    assert_not_read("orchestration", SAME_RED, [
+        "The verifier keeps running the failing tests over and over; no output for 10 minutes, then Agent stalled: no progress for 600s",
+    ], bucket="stalled_no_progress")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", SAME_RED, [
+        "When the agent uses the terminal to run tests it repeats and gets stuck. Create a failing test case, then ask the agent to run and fix it.",
+    ], bucket="same_test_red_twice")
+
+
+def test_tests_red_again_leaves_api_errors_alone():
+    # tests-red-again-after-fix had no API-error veto, so a verifier subagent failing to start
+    # with a 500 was read as same_test_red_twice.
+    assert_not_read("orchestration", SAME_RED, [
+        "Running the tests reported failures again after the fix: API Error: 500 Internal server error while the verifier subagent was starting",
+    ], bucket="subagent_overloaded")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", SAME_RED, [
+        "So it tried to fix the issues and running the tests revealed errors again.",
+    ], bucket="same_test_red_twice")
+
+
+def test_changes_still_failed_leaves_limits_and_review_blocks_alone():
+    # changes-made-still-failed had no session-limit or review-verdict veto, so "made the changes,
+    # but it still failed: 5-hour limit reached" and "still fail on review: NEEDS_CHANGES" were
+    # read as same_test_red_twice.
+    assert_not_read("orchestration", SAME_RED, [
+        "Made the changes, but it still failed: 5-hour limit reached - resets 7pm. The test edits are half done.",
+    ], bucket="usage_limit_mid_task")
+    assert_not_read("orchestration", SAME_RED, [
+        "Applied the fixes, but they still fail on review: NEEDS_CHANGES, the new tests do not cover the error path.",
+    ], bucket="review_blocked")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", SAME_RED, [
+        "obviously the tests fail and I provided the stacktrace. It made changes, but still failed.",
+    ], bucket="same_test_red_twice")
