@@ -63,6 +63,7 @@ __all__ = [
     "make_engine",
     "prefilters",
     "required_literals",
+    "required_literals_kept",
 ]
 
 #: Characters that RE2's case-insensitive matching folds onto ASCII letters
@@ -598,6 +599,25 @@ def prefilters(alts: Sequence[str], superset: bool) -> list[Prefilter]:
 
     return kept_json(_prefilter_path(alts, superset), lambda: [Prefilter.of(a, superset) for a in alts], decode,
                      lambda out: [[p.width, p.exact, p.superset, p.required] for p in out])
+
+
+def required_literals_kept(patterns: Sequence[str]) -> list[tuple[str, ...] | None]:
+    """:func:`required_literals` of every pattern, kept in the cache folder between
+    processes as :func:`prefilters` are: a table's ~500 regexes take about half a second
+    to read, which every process building :func:`failtax.classify`'s literal index paid
+    again (a report, a simulation and the tuner build several tables' indexes)."""
+    def decode(rows: Any) -> list[tuple[str, ...] | None] | None:
+        if isinstance(rows, list) and len(rows) == len(patterns) and all(
+            r is None or (isinstance(r, list) and all(isinstance(s, str) for s in r)) for r in rows
+        ):
+            return [_tuple(r) for r in rows]
+        return None
+
+    digest = _source_digest()
+    path = None if digest is None else _kept_file(
+        "required-literals", [digest, sys.version_info[:3], list(patterns)], ".json")
+    return kept_json(path, lambda: [required_literals(p) for p in patterns], decode,
+                     lambda out: [list(r) if r is not None else None for r in out])
 
 
 def _tuple(v: Any) -> tuple[str, ...] | None:

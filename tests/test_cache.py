@@ -111,3 +111,32 @@ def test_the_regexes_an_re2_set_may_hold_are_kept_and_derived_again_when_damaged
     assert json.loads(kept.read_bytes()) == want
     monkeypatch.setenv("FAILTAX_CACHE_DIR", "")  # empty: nothing kept, still answered
     assert _regex_set._narrow(patterns[:-1]) == [i for i in want if i < len(patterns) - 1]
+
+
+def test_the_literals_each_regex_requires_are_kept_and_derived_again_when_damaged(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The literal index's regex gates equal :func:`required_literals` of each pattern,
+    are read back without parsing once kept, and a damaged or wrong-shaped file is derived
+    again; with the cache folder empty nothing is kept and the answer is the same."""
+    from failtax import _scan
+
+    monkeypatch.setenv("FAILTAX_CACHE_DIR", str(tmp_path))
+    patterns = [r"\d{5}", *(r.regex for r in load_table("replay").extract if r.regex)]
+    want = [_scan.required_literals(p) for p in patterns]
+    assert any(w is None for w in want) and any(w for w in want)
+    assert _scan.required_literals_kept(patterns) == want
+    (kept,) = (tmp_path / "required-literals").glob("*.json")
+
+    with monkeypatch.context() as m:
+        m.setattr(_scan, "required_literals", lambda p: (_ for _ in ()).throw(AssertionError("parsed again")))
+        assert _scan.required_literals_kept(patterns) == want
+        with pytest.raises(AssertionError, match="parsed again"):  # other patterns: another file
+            _scan.required_literals_kept(patterns[1:])
+
+    for bad in (b"[1, 2]", json.dumps([["x"]] * (len(patterns) - 1)).encode(), b"\xff"):
+        kept.write_bytes(bad)
+        assert _scan.required_literals_kept(patterns) == want
+    assert json.loads(kept.read_bytes()) == [list(w) if w is not None else None for w in want]
+    monkeypatch.setenv("FAILTAX_CACHE_DIR", "")
+    assert _scan.required_literals_kept(patterns[:3]) == want[:3]
+    assert len(list((tmp_path / "required-literals").glob("*.json"))) == 1

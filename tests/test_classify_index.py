@@ -186,3 +186,37 @@ def test_classify_agrees_with_every_rule_on_generated_text(parts, taxonomy):
     rec = {"text": " ".join(parts), "exit_code": 1}
     table = load_table(taxonomy)
     assert extract_signals(rec, table)[0] == _every_rule(rec, table)
+
+
+def _ranked_one_by_one(literals):
+    """Each literal's three rarest distinct three-byte sequences, rarest first, ties to
+    the smaller code, rarity counted over the literals: written out literal by literal."""
+    grams = {}
+    for s in literals:
+        b = s.encode("utf-8", "surrogatepass")
+        grams[s] = {int.from_bytes(b[i:i + 3], "big") for i in range(len(b) - 2)}
+    freq = {}
+    for gs in grams.values():
+        for g in gs:
+            freq[g] = freq.get(g, 0) + 1
+    return [sorted(grams[s], key=lambda g: (freq[g], g))[:3] for s in literals]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from("ab c\u00e9\u65e5\ud800"), max_size=9), unique=True, max_size=30))
+def test_the_index_ranks_every_literals_sequences_as_one_by_one(literals):
+    from failtax.table import _ranked_grams
+
+    literals = sorted(literals)
+    encoded = [s.encode("utf-8", "surrogatepass") for s in literals]
+    assert _ranked_grams(encoded) == _ranked_one_by_one(literals)
+
+
+@pytest.mark.parametrize("taxonomy", ["agent-run", "devflow", "replay", "regen", "orchestration"])
+def test_a_shipped_tables_literals_rank_as_one_by_one(taxonomy):
+    from failtax.table import _ranked_grams
+
+    index = LiteralIndex(load_table(taxonomy).compiled())
+    literals = sorted(set().union(*(set().union(*parts) for parts in index.sets.values())) - {""})
+    assert len(literals) > 1000
+    assert _ranked_grams([s.encode("utf-8", "surrogatepass") for s in literals]) == _ranked_one_by_one(literals)
