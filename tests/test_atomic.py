@@ -33,8 +33,9 @@ import dataclasses
 from failtax.table import load_table
 
 
-def big_table(version, copies=8):
-    # The agent-run table with its extract rules repeated: some 140 KB of TOML.
+def big_table(version, copies=1):
+    # The agent-run table, its extract rules repeated ``copies`` times: some 450 KB of
+    # TOML each (long enough that a kill lands inside a write).
     t = load_table("agent-run")
     extract = tuple(dataclasses.replace(r, id=f"{r.id}-{k}") for k in range(copies) for r in t.extract)
     return dataclasses.replace(t, extract=extract, version=version)
