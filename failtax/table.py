@@ -329,8 +329,15 @@ class RuleTable:
         raise KeyError(rule_id)
 
     def replace(self, **changes: Any) -> RuleTable:
-        """A copy with some attributes changed (rules as tuples), validated."""
+        """A copy with some attributes changed (rules as tuples), validated.
+
+        A copy with the same extract rules and taxonomy (the tuner's and the simulator's
+        candidate route sets) shares this table's compiled patterns and literal index
+        instead of compiling them again; only what else changed is checked."""
         new = dataclasses.replace(self, **changes)
+        if (self._compiled is not None and new.extract is self.extract and new.taxonomy == self.taxonomy
+                and new.path == self.path):
+            object.__setattr__(new, "_compiled", CompiledTable(new, extract_of=self._compiled))
         new.compiled()
         return new
 
@@ -338,7 +345,7 @@ class RuleTable:
 class CompiledTable:
     """A validated table with its patterns compiled; what :func:`failtax.classify` runs."""
 
-    def __init__(self, table: RuleTable):
+    def __init__(self, table: RuleTable, *, extract_of: CompiledTable | None = None):
         self.table = table
         where = table.path
         try:
@@ -353,7 +360,9 @@ class CompiledTable:
             )
         if len(table.extract) + len(table.route) + len(table.locate) > MAX_RULES:
             raise TableError(f"more than {MAX_RULES} rules", path=where)
-        for section in ("extract", "route", "locate"):
+        # (With ``extract_of``, a compiled table of the very same extract rules: their
+        # checks, compiled patterns, literals and literal index are its own.)
+        for section in ("route", "locate") if extract_of is not None else ("extract", "route", "locate"):
             seen: set[str] = set()
             for rule in getattr(table, section):
                 if not rule.id:
@@ -361,16 +370,20 @@ class CompiledTable:
                 if rule.id in seen:
                     raise TableError(f"duplicate [[{section}]] rule id", path=where, rule=rule.id)
                 seen.add(rule.id)
-        self.regex: dict[str, Any] = {}
-        self.capture: dict[str, Any] = {}
-        for rule in table.extract:
-            _check_extract(rule, where)
-            if rule.regex is not None:
-                self.regex[rule.id] = _compile(rule.regex, where, rule.id)
-            if rule.capture is not None:
-                self.capture[rule.id] = _compile(rule.capture, where, rule.id)
-            if rule.op == "matches":
-                _compile(str(rule.value), where, rule.id)
+        if extract_of is not None:
+            self.regex: dict[str, Any] = extract_of.regex
+            self.capture: dict[str, Any] = extract_of.capture
+        else:
+            self.regex = {}
+            self.capture = {}
+            for rule in table.extract:
+                _check_extract(rule, where)
+                if rule.regex is not None:
+                    self.regex[rule.id] = _compile(rule.regex, where, rule.id)
+                if rule.capture is not None:
+                    self.capture[rule.id] = _compile(rule.capture, where, rule.id)
+                if rule.op == "matches":
+                    _compile(str(rule.value), where, rule.id)
         for route in table.route:
             if not self.taxonomy.has_bucket(route.bucket):
                 raise TableError(
@@ -388,6 +401,11 @@ class CompiledTable:
             if "file" not in groups:
                 raise TableError("a locate regex needs a named group 'file'", path=where, rule=loc.id)
             self.locate.append((loc, rx))
+        if extract_of is not None:
+            self.literals = extract_of.literals
+            if "index" in extract_of.__dict__:  # (built: shared, not built again)
+                self.__dict__["index"] = extract_of.__dict__["index"]
+            return
         # Lower-cased literals, ready for substring tests.
         # (A field predicate's `matches` value is compiled on demand through the cache.)
         self.literals = {

@@ -21,6 +21,7 @@ from failtax.table import (
     read_table,
     save_table,
 )
+from real_messages import real_messages, spread  # tests/real_messages.py
 
 HEADER = """\
 [table]
@@ -299,6 +300,36 @@ def test_save_table_refuses_an_invalid_table(tmp_path):
     with pytest.raises(TableError, match="unknown bucket"):
         t.replace(route=(bad,))
     assert not (tmp_path / "bad.toml").exists()
+
+
+def test_a_copy_with_other_routes_shares_the_compiled_extract_side_and_answers_as_a_fresh_table():
+    """``replace`` with the same extract rules (the tuner's and simulator's candidate
+    route sets) reuses the compiled patterns and the literal index; it still checks what
+    changed, and answers exactly as the same table compiled from scratch."""
+    import dataclasses
+
+    base = load_table("replay")
+    ct = base.compiled()
+    ct.index  # built: the copy takes it as it is
+    routes = tuple(reversed(base.route))
+    new = base.replace(route=routes, version="9.9.9")
+    assert new.compiled().regex is ct.regex and new.compiled().literals is ct.literals
+    assert new.compiled().index is ct.index
+    fresh = dataclasses.replace(base, route=routes, version="9.9.9")  # compiled on its own
+    assert fresh.compiled().regex is not ct.regex
+    texts = [e["text"] for e in spread(real_messages("replay"), 300)]
+    assert any(failtax.classify({"text": t}, table=new).bucket != failtax.classify({"text": t}, table=base).bucket
+               for t in texts), "the reversed routes decide some messages differently"
+    for t in texts:
+        assert failtax.classify({"text": t}, table=new) == failtax.classify({"text": t}, table=fresh)
+    with pytest.raises(TableError, match="unknown bucket"):
+        base.replace(route=(RouteRule(id="x", bucket="no-such-bucket", any=("boom",)),))
+    with pytest.raises(TableError, match="duplicate"):
+        base.replace(route=(base.route[0], base.route[0]))
+    with pytest.raises(TableError, match="bad pattern"):  # other extract rules: compiled anew
+        base.replace(extract=(dataclasses.replace(base.extract[0], regex="(unclosed"),))
+    other = base.replace(extract=base.extract[:10])
+    assert other.compiled().regex is not ct.regex and len(other.compiled().literals) == 10
 
 
 # ------------------------------------------------------------------ diffing

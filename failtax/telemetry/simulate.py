@@ -30,6 +30,7 @@ events undecided (:class:`People`).
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
@@ -123,13 +124,13 @@ class SimulationResult:
 
 
 def _first_route(table: RuleTable, signal: str) -> int | None:
-    return next(iter(_matching_routes(table, {signal})), None)
+    return next(iter(_matching_routes(table, {signal}, 1)), None)
 
 
-def _matching_routes(table: RuleTable, signals: set[str]) -> list[int]:
+def _matching_routes(table: RuleTable, signals: set[str], first: int | None = None) -> list[int]:
     """Indexes of the routes that match an event with ``signals``, in table order (the
-    first decides)."""
-    return [i for i, r in enumerate(table.route) if r.matches(signals)]
+    first decides); only the ``first`` few when given."""
+    return list(itertools.islice((i for i, r in enumerate(table.route) if r.matches(signals)), first))
 
 
 def _single_routed(table: RuleTable) -> list[tuple[str, int]]:
@@ -200,7 +201,7 @@ def _plant(taxonomy: str, rng: random.Random, *, weeks: int, start: date, clean:
         (s1, i1, s2, i2)
         for s1, i1 in routed for s2, i2 in routed
         if i1 < i2 and table.route[i1].bucket != table.route[i2].bucket and s1 not in used and s2 not in used
-        and _matching_routes(table, {s1, s2})[:2] == [i1, i2]
+        and _matching_routes(table, {s1, s2}, 2) == [i1, i2]
     ]
     pair = None
     if pairs:
