@@ -81,13 +81,18 @@ not validate at all (its message names the file, the rule and the reason).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import re
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from failtax import _scan
+from failtax._cache import kept_file, kept_json, source_digest
 from failtax.errors import TableError
 from failtax.evidence import ascii_lower, normalise_signal_name, normalise_text
 from failtax.table import ExtractRule, RouteRule, RuleTable, load_table
@@ -869,10 +874,31 @@ def _lint_regex(e: ExtractRule, unfiltered: Sequence[str]) -> list[LintFinding]:
 
 # A tuner lints its base table's extract rules again with every candidate route set: the
 # findings are kept per set of extract rules (each rule keeps its hash, so a lookup does
-# not hash every field of every rule again).
+# not hash every field of every rule again), in this process and in the cache folder
+# (reading a shipped table's ~1,000 extract rules against each other takes about half a
+# second, which every report, tune and lint command paid again).
 @functools.lru_cache(maxsize=8)
 def _extract_findings(extract: tuple[ExtractRule, ...]) -> tuple[LintFinding, ...]:
-    return tuple(_lint_extract(extract))
+    def decode(rows: Any) -> tuple[LintFinding, ...] | None:
+        if isinstance(rows, list) and all(isinstance(r, list) and len(r) == 6 for r in rows):
+            return tuple(LintFinding(*r) for r in rows)
+        return None
+
+    return kept_json(_extract_findings_path(extract), lambda: tuple(_lint_extract(extract)), decode,
+                     lambda out: [[f.severity, f.code, f.section, f.rule, f.message, f.fix] for f in out])
+
+
+def _extract_findings_path(extract: tuple[ExtractRule, ...]) -> Path | None:
+    """Named by the rules (every field), the Python version (its regex parser reads them)
+    and the source of every module the findings are derived with."""
+    import failtax.evidence
+    import failtax.table
+
+    digests = [source_digest(m.__file__ or "") for m in (sys.modules[__name__], failtax.table, _scan, failtax.evidence)]
+    if None in digests:
+        return None
+    return kept_file("lint-extract", [*digests, sys.version_info[:3], [repr(dataclasses.astuple(r)) for r in extract]],
+                     ".json")
 
 
 # =========================================================================== entry points

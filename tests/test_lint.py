@@ -641,3 +641,35 @@ def test_extract_findings_follow_the_extract_rules_not_the_route_set_they_come_w
         kept = lint_table(t)
         failtax.lint._extract_findings.cache_clear()
         assert lint_table(t) == kept
+
+
+def test_extract_findings_are_kept_between_processes_and_derived_again_when_damaged(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table's extract findings are read back from the cache folder (not derived again)
+    once kept, equal what deriving gives, and a damaged file is derived again."""
+    import failtax.lint
+
+    monkeypatch.setenv("FAILTAX_CACHE_DIR", str(tmp_path))
+    base = load_table("agent-run")
+    twin = dataclasses.replace(base.extract[0], id="twin-of-first")
+    t = base.replace(extract=base.extract + (twin,))
+    failtax.lint._extract_findings.cache_clear()
+    want = lint_table(t)
+    assert ("warning", "duplicate-extract", "twin-of-first") in _codes(want, "duplicate-extract")
+    (kept,) = (tmp_path / "lint-extract").glob("*.json")
+
+    def refuse(*_a: object) -> None:
+        raise AssertionError("derived again")
+
+    with monkeypatch.context() as m:
+        m.setattr(failtax.lint, "_lint_extract", refuse)
+        failtax.lint._extract_findings.cache_clear()
+        assert lint_table(t) == want
+        failtax.lint._extract_findings.cache_clear()
+        with pytest.raises(AssertionError, match="derived again"):  # other rules: another file
+            lint_table(base)
+    for bad in (b"[[1, 2]]", b"{", b"[[\"warning\"]]"):
+        kept.write_bytes(bad)
+        failtax.lint._extract_findings.cache_clear()
+        assert lint_table(t) == want
+    failtax.lint._extract_findings.cache_clear()
