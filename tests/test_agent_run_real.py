@@ -1405,3 +1405,98 @@ def test_windows_image_mismatch_of_a_project_build_is_not_the_agents_launch():
         "and then contact the software vendor.",
         "该版本的 C:\\Program Files\\nodejs\\node_modules\\@anthropic-ai\\claude-code\\bin\\claude.exe 与你运行的 Windows 版本不兼容。",
     ], bucket="spawn_failure")
+
+
+def test_a_tools_already_running_line_beside_another_cause_is_not_another_instance():
+    # tool-says-it-is-already-running used to read any one-word '<name> is already running' line,
+    # so a tool's line beside a timed-out command, a kill or a missing binary, or a task's own
+    # 'Task is already running.', was read as live_elsewhere.
+    assert_not_read("agent-run", "other-instance-holds",
+                    ["Error: Command timed out after 120000ms\nMetro is already running.\n"],
+                    bucket="unknown_non_zero")
+    assert_not_read("agent-run", "other-instance-holds",
+                    ["Killed\nollama is already running\n"], bucket="killed")
+    assert_not_read("agent-run", "other-instance-holds",
+                    ["Error: spawn claude ENOENT\nsyncthing is already running\n"], bucket="spawn_failure")
+    assert_not_read("agent-run", "other-instance-holds",
+                    ["Error: Task is already running.\n", "Compaction is already running.\n"],
+                    not_bucket="live_elsewhere")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "other-instance-holds",
+                ["2026-04-28T17:37:17+03:00 INFO  [crashes] crash signal handlers installed\nzed is already running\n"
+                 "2026-04-28T17:37:17+03:00 INFO  [crashes] spawning crash handler process"],
+                bucket="live_elsewhere")
+
+
+def test_address_in_use_beside_a_connection_timeout_is_the_network():
+    # address-in-use-beside-other-running-copy had no connection-error veto, so a timed-out
+    # connection to the API beside another copy's 'address already in use' was read as live_elsewhere.
+    assert_not_read("agent-run", "other-instance-holds",
+                    ["Error: connect ETIMEDOUT 160.79.104.10:443\n"
+                     "(another running instance of the proxy logged: address already in use)"],
+                    bucket="network")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "other-instance-holds",
+                ["When you're launching a tabby server, it doesn't check for other running servers to fail fast, "
+                 "it stalls for quite a bit of time (~25s) before crashing with a \"Address already in use\" error"],
+                bucket="live_elsewhere")
+
+
+def test_a_plans_tool_invocation_allowance_is_not_the_turn_cap():
+    # tool-call-cap (widened to 'invocations' and 'has been/is reached') had no plan or quota veto,
+    # so a plan's allowance of tool invocations was read as max_turns.
+    assert_not_read("agent-run", "max-turns",
+                    ["Maximum tool invocations exceeded for your plan. Please upgrade to continue.",
+                     "Maximum number of tool calls has been exceeded for your plan quota. Upgrade to continue."],
+                    not_bucket="max_turns")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "max-turns",
+                ["With more complex prompts, Copilot sometimes shows a warning stating that maximum number of tool "
+                 "invocations has been reached, asking to type 'continue' to continue."],
+                bucket="max_turns")
+
+
+def test_an_interpreters_function_call_depth_is_not_the_turn_cap():
+    # tool-call-depth-cap's new branch read 'max(imum) function call depth exceeded' without 'nested',
+    # so an interpreter's own recursion limit was read as max_turns.
+    assert_not_read("agent-run", "max-turns",
+                    ["Error: Maximum function call depth (1000) exceeded while evaluating template\nsegmentation fault"],
+                    bucket="killed")
+    assert_not_read("agent-run", "max-turns",
+                    ["Traceback (most recent call last):\nRuntimeError: maximum function call depth exceeded\n"
+                     "Process exited with code 1",
+                     "jsonnet: RUNTIME ERROR: max function call depth exceeded"],
+                    not_bucket="max_turns")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "max-turns",
+                ["As it stands, the agent just stops when it hits the maximum depth.\n"
+                 "I was running into the occasional \"max function calls nested depth reached\""],
+                bucket="max_turns")
+
+
+def test_a_solvers_iteration_count_is_not_the_turn_cap():
+    # reaches-maximum-iteration-count read any 'reached the maximum iteration count', so a numeric
+    # solver's cap in a tool's output beside a timed-out command was read as max_turns.
+    assert_not_read("agent-run", "max-turns",
+                    ["Solver reached the maximum iteration count (5000) without converging\nCommand timed out after 120s"],
+                    bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "max-turns",
+                ["When Hermes reaches the configured maximum iteration count before completing a tool-driven request, "
+                 "`nemohermes exec` returns exit code 0 even though the requested operation is incomplete."],
+                bucket="max_turns")
+
+
+def test_a_tool_calls_time_or_size_limit_is_not_the_turn_cap():
+    # tool-calls-hitting-limit-at-count read any count after 'tool call hit the limit of', so a
+    # tool call's time or output-size limit was read as max_turns.
+    assert_not_read("agent-run", "max-turns",
+                    ["Tool call reached the limit of 120 seconds and timed out",
+                     "Tool call hit the limit of 30 seconds; the shell command was cancelled",
+                     "Bash tool call reached the limit of 30000 characters of output, output truncated"],
+                    not_bucket="max_turns")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "max-turns",
+                ["# [Bug] Tool calls hitting limits at 50\nHave 1 prompt that lets the agent run 50 tool calls.\n"
+                 "It shouldn't hit the limit and stop, this is not the behavior in other harnesses."],
+                bucket="max_turns")
