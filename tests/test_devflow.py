@@ -1843,3 +1843,84 @@ An argument or block definition is required here.""",
     ], not_bucket="compile")
     # positive control: the rule's own wording is still read
     assert_read("devflow", "compile-diagnostic", [TF_OWN], bucket="compile")
+
+
+def test_landed_parent_needs_the_replay_not_a_build_still_failing():
+    # stack-parent-revision-already-landed used to take any `still` ... `applying` after a landed
+    # parent, so a child whose build still fails after applying a fix was read as branch_divergence.
+    assert_not_read("devflow", "needs-rebase", [
+        "The parent revision has already landed, but the build still fails after applying the fix:\n"
+        "llvm/lib/Foo.cpp:12:5: error: use of undeclared identifier 'bar'",
+        "Backport request: apply the already landed patch D5555 to release/17.x; the cherry-pick builds but fails with\n"
+        "llvm/lib/Foo.cpp:12:5: error: use of undeclared identifier 'bar'",
+    ], bucket="compile")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "needs-rebase", [
+        "If the dependent patch has already been landed, the pre-merge check still try to apply that patch which cause the build failure.",
+        "Issue with build for D70771 (244908): Apply the already landed patch",
+    ], bucket="branch_divergence")
+
+
+def test_someone_else_checked_in_meantime_needs_the_submit_refused():
+    # vcs-submit-refused-branch-moved-by-someone-else used to read `someone else checked in to the branch
+    # in the meantime` on its own, so a compile error someone else's check-in caused was read as branch_divergence.
+    assert_not_read("devflow", "behind-base", [
+        "Someone else checked in to the branch in the meantime and broke the build:\n"
+        "Assets/Scripts/Player.cs(42,13): error CS0103: The name 'speed' does not exist in the current context",
+    ], bucket="compile")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "behind-base", [
+        "Unable to submit if someone else committed to the branch",
+        "If I edited some files, and someone else submitted to my branch in the meantime, PlasticSCM will tell me "
+        "(Paraphrasing) \"New changes appeared but you can merge them safely  do you want to do that and submit?\"",
+    ], bucket="branch_divergence")
+
+
+def test_spark_submit_merge_issues_is_not_a_checkin_conflict():
+    # vcs-checkin-fails-on-merge-issues used to take any `submit` word, so a Spark job's Delta MERGE
+    # failure (`spark-submit fails due to merge issues`) was read as branch_divergence.
+    assert_not_read("devflow", "merge-conflict", [
+        "The nightly spark-submit fails due to merge issues: org.apache.spark.sql.delta.DeltaUnsupportedOperationException: "
+        "Cannot perform Merge as multiple source rows matched and attempted to modify the same target row in the Delta table "
+        "in possibly conflicting ways.",
+    ], not_bucket="branch_divergence")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "merge-conflict", [
+        "If a check-in to the server fails due to merge issues, then the check-in should fail with the reported message "
+        "(\"need to resolve differences\").",
+    ], bucket="branch_divergence")
+
+
+def test_elpaca_ert_run_of_recipe_error_is_a_test():
+    # emacs-package-manager-no-recipe vetoed buttercup's summary but not ERT's, so an ERT run of
+    # elpaca's own tests asserting the recipe error was read as plugin_startup.
+    assert_not_read("devflow", "plugin-not-found", [
+        "Running 9 tests (2026-01-08 13:56:46+0100, selector `t')\n"
+        "Test elpaca-test-recipe-url condition:\n"
+        "    (error \"Unable to determine recipe URL\")\n"
+        "   FAILED  3/9  elpaca-test-recipe-url (0.000412 sec) at test/elpaca-test.el:42\n"
+        "Ran 9 tests, 8 results as expected, 1 unexpected (2026-01-08 13:56:47+0100, 0.2 sec)",
+    ], bucket="test")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "plugin-not-found", [
+        "[2026-01-08 13:56:46] Unable to determine repo dir: (error \"Cannot determine URL from recipe: (:source nil "
+        ":protocol https :inherit t :depth treeless :package \\\"dag-draw\\\")\")",
+    ], bucket="plugin_startup")
+
+
+def test_tycho_test_runtime_unresolved_bundle_is_not_a_plugin_start():
+    # osgi-bundle-unresolved-requirement vetoed Surefire's tally but not Tycho's test runtime, so a
+    # test bundle Tycho could not resolve (`No tests found.`) was read as plugin_startup.
+    assert_not_read("devflow", "plugin-init-error", [
+        "[INFO] --- tycho-surefire-plugin:2.7.5:test (default-test) @ com.example.core.tests ---\n"
+        "!MESSAGE Could not resolve module: com.example.core.tests [12]\n"
+        "  Unresolved requirement: Import-Package: org.junit.jupiter.api; version=\"5.9.0\"\n"
+        "[ERROR] Failed to execute goal org.eclipse.tycho:tycho-surefire-plugin:2.7.5:test (default-test) on project "
+        "com.example.core.tests: No tests found.\n"
+        "[INFO] BUILD FAILURE",
+    ], not_bucket="plugin_startup")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "plugin-init-error", [
+        "org.osgi.framework.BundleException: Could not resolve module: fr.kazejiyu.discord.rpc.integration.ui.preferences [483]\n"
+        "  Unresolved requirement: Require-Bundle: fr.kazejiyu.discord.rpc.integration; bundle-version=\"0.8.3\"",
+    ], bucket="plugin_startup")
