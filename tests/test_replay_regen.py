@@ -3607,3 +3607,137 @@ def test_shared_browser_korean_agent_named_alone_is_not_read():
     got = answer("regen", "에이전트 A와 에이전트 B가 같은 브라우저를 공유한다. 에이전트 B가 로그인 버튼 대신 회원가입 버튼을 잘못 눌러 엉뚱한 화면으로 이동했고 같은 동작을 무한 반복한다.")
     assert "tool-setup-error" not in got.signals, got.signals
     assert got.bucket == "agent-course", (got.bucket, got.rule)
+
+
+def test_cypress_verification_step_of_the_app_is_not_the_binary_check():
+    # cypress-verify-step-failed-prose used to read any ", the verification step times out" in a
+    # Cypress sentence, so an app's email/OTP verification that never completes (or a cy.get that
+    # never found the verify button) was read as infra.
+    assert_not_read("replay", "automation-setup-error", [
+        "In our Cypress signup spec, the verification step times out: the verification email is never sent since the 2.3 release.",
+        "Running the cypress e2e suite against staging, the verification step times out because the OTP SMS never arrives after login.",
+        "Cypress verification step hangs waiting for the confirmation email; the mailer service returns 500.",
+    ], bucket="product-defect")
+    assert_not_read("replay", "automation-setup-error", [
+        "cy.get('[data-test=verify-button]') - the cypress verification step timed out after 4000ms waiting for the element: "
+        "Timed out retrying: Expected to find element: [data-test=verify-button], but never found it.",
+    ], bucket="stale-script")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "automation-setup-error", [
+        "While trying to run cypress tests in a CI/CD build pipeline setup on TeamCity, the verification step times out without any useful debug logs.",
+        "Cypress verify step times out on our Windows agent.",
+    ], bucket="infra")
+
+
+def test_tests_failing_because_of_ui_changes_not_when_the_change_broke_the_app():
+    # tests-failing-due-to-ui-changes used to read "failing ... because of / after changes in the UI"
+    # whatever the report said next, so a UI change that broke the app (a modal that no longer
+    # closes, a wrong date called a regression, an unintended change) was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Failing e2e tests after changes in the UI: since v3.2 the Delete button removes the wrong row from the table.",
+        "Cypress tests failing because of changes in the UI: the modal no longer closes after submitting and the order is never created.",
+        "Our tests are broken because of changes in the web UI. The change was unintended: the dark-mode refactor hid the Login button on Safari for real users too.",
+        "Tests are failing due to change in UI: the date picker now saves the wrong date (off by one day), which is a regression from 4.1.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "# [QA][gui-tests] fix failing tests due to the changes in client UI",
+        "As `2.9` is in-progress some of the existing tests are failing due to change in UI elements.",
+        "Specs are failing because of changes in the UI.",
+    ], bucket="stale-script")
+
+
+def test_stale_label_the_app_shows_is_not_an_obsolete_script_label():
+    # test-failing-on-obsolete-label used to read any test failing "because of a stale/outdated
+    # label/caption/strings", so an app that kept showing old text (not refreshed after a rename,
+    # a caption not updated) was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "The rename-project e2e test fails because of a stale label: after renaming, the sidebar still shows the old project name until the page is reloaded.",
+        "Checkout spec fails because of an outdated caption: the price caption is not updated when the quantity changes, it keeps showing the first total.",
+        "The scenario breaks due to a stale label in the header: the unread counter label keeps the old value after messages are read.",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "Default WebUI test (ui/webui/test/integration/default.py) fails because of an obsolete button label.",
+    ], bucket="stale-script")
+
+
+def test_app_updated_to_match_design_changes_is_not_a_script_update():
+    # script-updated-to-match-site-ui-changes used to read "updated to match the new ... design
+    # changes" whatever was updated, so an app page updated to a new design that then broke
+    # (a Pay button that stays disabled, a value not persisted, a wrong total) was read as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "The checkout page was updated to match the new design changes, and now the e2e spec fails: the Pay button stays disabled after the card is entered.",
+        "Settings form updated to match the new UI changes in 5.0. Since then the save test fails: the value entered is not persisted after reload, the API returns 200 but the field is empty.",
+        "Demo app updated to match the recent layout changes; the e2e test now fails with: AssertionError: expected 'Total: $99' but received 'Total: $0'",
+    ], bucket="product-defect")
+    # positive control: the rule's own wording is still read
+    assert_read("replay", "label-path-mismatch", [
+        "# Update demo-02.feature\nUpdate to match current github and google UI changes",
+        "Update login.spec.ts\nUpdated to match the new login page changes.",
+        "The login scenario steps were updated to match the new design changes.",
+    ], bucket="stale-script")
+
+
+def test_scrape_timeout_code_beside_sdk_crash_stays_infra():
+    # scraping-api-upstream-timeout used to fire on any ERR::<X>::TIMEOUT code, so a scraping SDK
+    # crashing in its own client beside such a code was read as transient.
+    assert_not_read("regen", "network-error", [
+        "ERR::SESSION::TIMEOUT: the scrapfly SDK raised TypeError: Cannot read properties of undefined (reading 'session') in its own client when resuming the session.",
+        "scrapfly-sdk 0.8.5 crashes with ScrapflyError: ERR::SCRAPE::UPSTREAM_TIMEOUT raised as an unhandled exception in the async client; the traceback shows a KeyError in the sdk's retry handler.",
+    ], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "network-error", [
+        "I added a rerun on failures because the error occurring in the GitHub Action is `422 | ERR::SCRAPE::UPSTREAM_TIMEOUT`",
+    ], bucket="transient")
+
+
+def test_scrape_timeout_after_agent_wandered_stays_agent_course():
+    # scraping-api-upstream-timeout used to read the time-out code that ends a run the agent spent
+    # on the wrong page as a blip, so it was read as transient.
+    assert_not_read("regen", "network-error", [
+        "The agent navigated to the wrong page, clicked the login link repeatedly and the run ended with ERR::SCRAPE::OPERATION_TIMEOUT.",
+    ], bucket="agent-course")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "network-error", [
+        "Scraper test failed: `422 | ERR::SCRAPE::UPSTREAM_TIMEOUT`",
+    ], bucket="transient")
+
+
+def test_reruns_added_without_a_blip_reason_are_not_flake():
+    # reruns-added-for-failures used to fire on any mention of adding reruns, so a deterministic
+    # set-up error (missing API key, server that never starts, unparsable model output on every
+    # retry) mentioned beside it was read as transient.
+    assert_not_read("regen", "intermittent-flake", [
+        "I added a rerun on failures because the API key for OPENAI_API_KEY is missing in the GitHub Action secrets and the generation fails at startup.",
+        "Added rerun for failures; the agent said all tests passed but it never opened the browser.",
+    ], bucket="infra")
+    assert_not_read("regen", "intermittent-flake", [
+        "Adding reruns for failures did not help: the playwright MCP server exits with Error: spawn npx ENOENT on startup, the config has the wrong path.",
+        "We added reruns for failing tests, but the model returns invalid JSON and the tool fails to parse the response on every retry.",
+    ], not_bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "intermittent-flake", [
+        "I added a rerun on failures because the error occurring in the GitHub Action is `422 | ERR::SCRAPE::UPSTREAM_TIMEOUT`",
+        "We enabled reruns of failed tests since the staging proxy drops a request now and then.",
+    ], bucket="transient")
+
+
+def test_reruns_beside_unparsed_model_reply_stay_infra():
+    # reruns-added-for-failures used to add intermittent-flake to a model reply the tool cannot parse,
+    # so model-reply-unparsed-now-and-then moved it from infra to transient.
+    assert_not_read("regen", "intermittent-flake", [
+        "Enable reruns on failed tests in pytest. Meanwhile the LLM reply could not be parsed: Failed to parse model output as JSON, on all three attempts.",
+    ], bucket="infra")
+
+
+def test_same_query_other_app_beside_tool_crash_stays_infra():
+    # agent-same-query-opens-other-app-zh used to fire beside the tool's own crash, so a TypeError in
+    # the tool's code was read as agent-course.
+    assert_not_read("regen", "picked-wrong-element", [
+        "使用同一query打开的应用不同，报错 TypeError: Cannot read properties of undefined (reading 'x')，工具代码崩溃。",
+    ], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "picked-wrong-element", [
+        "# 应用点击坐标不准确，使用同一query打开的应用不同\n感觉效果不是很稳定，每次点击的坐标都不一样",
+    ], bucket="agent-course")
