@@ -2015,3 +2015,71 @@ def test_changes_still_failed_leaves_limits_and_review_blocks_alone():
     assert_read("orchestration", SAME_RED, [
         "obviously the tests fail and I provided the stacktrace. It made changes, but still failed.",
     ], bucket="same_test_red_twice")
+
+
+def test_deploy_wait_rules_stand_down_on_stop_hook_words():
+    # waiter-given-nothing-to-wait-for, scheduler-cli-never-exits-without-nodes and
+    # iac-still-creating-over-ready-resource (sharing deploy-wait-other-causes) used to fire on a
+    # Stop hook's own hang, so a Stop-hook loop was read as sentinel_wait_loop.
+    assert_not_read("orchestration", "deploy-wait-never-satisfied", [
+        "The Stop hook's test command hangs if no path is specified to pytest, so every reply re-fires the hook.",
+        "Stop hook feedback: the verifier hangs when no target is given and blocks again on every reply.",
+        "The Stop hook never finishes when no Node is installed in the sandbox, and it re-fires on every reply.",
+    ], bucket="stop_hook_loop")
+    assert_not_read("orchestration", "deploy-wait-never-satisfied", [
+        "The agent ran the Stop hook; terraform printed Still creating... and the hook never ends, even though the environment is ready.",
+    ], not_bucket="sentinel_wait_loop")
+    # positive control: the rules' own wording is still read
+    assert_read("orchestration", "deploy-wait-never-satisfied", [
+        "wait_for hangs with default options\nThe wait_for module hangs if no port or path is specified.",
+        "`nomad job run` never exits when no clients available\nWhen there is no any clients then `nomad job run` never exits",
+        "After 8 minutes its still creating:\n`ionoscloud_logging_pipeline.xxx: Still creating... [8m1s elapsed]`\n"
+        "but when I query the status via ionosctl the logging pipeline appears ready",
+    ], bucket="sentinel_wait_loop")
+
+
+def test_deploy_wait_rules_stand_down_on_an_agent_cut_off_without_output():
+    # kubectl-wait-never-ends and waiter-given-nothing-to-wait-for used to fire on a subagent's
+    # foreground command that ran with no output until it was cut off, so a mid-task stall was
+    # read as sentinel_wait_loop.
+    assert_not_read("orchestration", "deploy-wait-never-satisfied", [
+        "The implementer ran `kubectl wait --for=condition=available deploy/web` with no timeout; kubectl wait "
+        "hung indefinitely and the agent produced no output until the harness killed it.",
+        "The subagent hangs when no file is specified for the test runner and was cut off by the stall detector after 10 minutes.",
+    ], bucket="stalled_no_progress")
+    assert_not_read("orchestration", "deploy-wait-never-satisfied", [
+        "The verifier ran `terraform apply` in the foreground and sat on `aws_db_instance.main: Still creating... "
+        "[14m elapsed]` with no output until it was cut off; the change itself is ready for review.",
+    ], not_bucket="sentinel_wait_loop")
+    # positive control: the rules' own wording is still read
+    assert_read("orchestration", "deploy-wait-never-satisfied", [
+        "kubectl wait command do indefinite timeout when init container fails\n"
+        "But if  pod fails at init stage and then it waits for indefinite time and i have to kill it",
+    ], bucket="sentinel_wait_loop")
+
+
+def test_claimed_tests_passed_needs_the_tests_themselves_to_be_what_did_not_pass():
+    # agent-claims-tests-passed-over-red-run used to read any "even though it didn't <do something>"
+    # after a passing claim, so a failed task-notification whose agent didn't finish its summary
+    # was read as verification_red.
+    assert_not_read("orchestration", "verification-red", [
+        "<task-notification> status: failed. The subagent reported all tests passed even though it didn't "
+        "finish writing its summary; git log shows both commits are in.",
+    ], bucket="notification_failed_work_done")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "verification-red", [
+        "it will always say that all tests passed successfully, even if they haven't.",
+        "the agent did not wait for the test result but claim to user that all tests passed, while the test result failed",
+    ], bucket="verification_red")
+
+
+def test_german_wait_node_branch_needs_the_wait_time_to_have_passed():
+    # workflow-wait-node-never-resumes used to read any German "hängt ... Waiting ... obwohl", so an
+    # agent waiting out a usage limit ("obwohl das Nutzungslimit ...") was read as sentinel_wait_loop.
+    assert_not_read("orchestration", "deploy-wait-never-satisfied", [
+        "Der Agent hängt im Status „waiting“, obwohl das Nutzungslimit erst morgen zurückgesetzt wird.",
+    ], not_bucket="sentinel_wait_loop")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "deploy-wait-never-satisfied", [
+        "Der Node hängt weiterhin im Status „Waiting“, obwohl die Zeit bereits überschritten ist.",
+    ], bucket="sentinel_wait_loop")
