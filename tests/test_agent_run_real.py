@@ -1500,3 +1500,87 @@ def test_a_tool_calls_time_or_size_limit_is_not_the_turn_cap():
                 ["# [Bug] Tool calls hitting limits at 50\nHave 1 prompt that lets the agent run 50 tool calls.\n"
                  "It shouldn't hit the limit and stop, this is not the behavior in other harnesses."],
                 bucket="max_turns")
+
+
+def test_clean_stop_rule_skips_tool_calls_stream_chunks_and_refusals():
+    # empty-content-clean-stop used to fire on any `content: null` beside `finish_reason: stop`,
+    # so a tool call written `tool_calls: [{`, the Python SDK's final stream chunk
+    # (ChoiceDelta(content='') ... finish_reason='stop') and a structured-output refusal were
+    # read as no_output.
+    assert_not_read("agent-run", "empty-output", [
+        '# [Bug]: hermes tool parser: tool calls come back with the wrong finish_reason\n'
+        'The response has `content: null`, `finish_reason: "stop"` and `tool_calls: [{"id": "chatcmpl-tool-1", '
+        '"type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]`, so the agent loop thinks the turn ended.',
+        "content=None, finish_reason='stop', tool_calls=[{'id': 'call_1', 'function': {'name': 'ls'}}]",
+        "IndexError: list index out of range\nChatCompletionChunk(id='chatcmpl-9x', choices=[Choice(delta=ChoiceDelta("
+        "content='', function_call=None, refusal=None, role=None, tool_calls=None), finish_reason='stop', index=0, "
+        "logprobs=None)], created=1718000000, model='gpt-4o', object='chat.completion.chunk', usage=None)",
+        '# Usage is missing from the last streamed chunk\nThe final chunk is `delta: { content: "" }, finish_reason: "stop"` '
+        'and `usage` is null even with stream_options.include_usage=true.',
+        "Structured outputs: ChatCompletionMessage(content=None, refusal=\"I'm sorry, I can't assist with that request.\", "
+        "role='assistant', tool_calls=None) finish_reason='stop'",
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "empty-output", [
+        '# [Bug]: GPT-OSS Harmony: vLLM silently returns `content: null` with `finish_reason="stop"` when its parser ends in a non-terminal state',
+        "ChatCompletionMessage(content=None, refusal=None, role='assistant', tool_calls=None) finish_reason='stop'",
+    ], bucket="no_output")
+
+
+def test_zh_content_field_rule_skips_requests_tool_calls_reasoning_and_chunks():
+    # empty-content-field-zh used to fire on any 'content 为/是 null|空', so a request the server
+    # refused (400 Bad Request), a tool call with content null, an empty *reasoning* content and a
+    # stream's last chunk were read as no_output.
+    assert_not_read("agent-run", "empty-output", [
+        "调用 chat 接口时，如果 assistant 消息的 content 为 null，vLLM 会返回 400 Bad Request",
+        "使用 function calling 时 content 为 null，tool_calls 里有函数调用，但是 LangChain 抛出 KeyError: 'arguments'",
+        "开启 enable_thinking 后 reasoning content 为空，思考过程全部输出在 content 里，没有被解析出来",
+        "流式输出时最后一个 chunk 的 content 为空，usage 字段也是 null，无法统计 token",
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "empty-output", [
+        "# [Bug] qwen3.6-27b使用sglang=0.5.10.post1部署，结果content经常是none",
+        "模型部署后调用接口，返回的content为空",
+    ], bucket="no_output")
+
+
+def test_generations_list_rule_skips_aborted_runs():
+    # empty-generations-list used to fire on any empty generations list, so a LangChain run that
+    # was aborted or cancelled (its LLMResult empty because it never finished) was read as no_output.
+    assert_not_read("agent-run", "empty-output", [
+        'Exiting LLM run with output: { "generations": [ [] ] }\nError: Request was aborted. AbortError',
+        "LLMResult(generations=[[]], llm_output=None) after callback raised CancelledError",
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "empty-output", [
+        '# langchain agent -> Exiting LLM run with output: { "generations": [ [ null ] ] }',
+        "LLMResult(generations=[[]], llm_output=None)",
+    ], bucket="no_output")
+
+
+def test_logged_response_rule_skips_a_token_cap():
+    # empty-response-logged used to fire on an empty logged response whatever stopped it, so a
+    # reply cut by max_tokens (which the table reads as a too-long context) was read as no_output.
+    assert_not_read("agent-run", "empty-output", [
+        "LLM response: ''\nstop_reason: max_tokens",
+    ], bucket="context_exceeded")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "empty-output", [
+        '<Bot> full response to system: ""',
+    ], bucket="no_output")
+
+
+def test_response_text_rule_skips_http_bodies_and_token_caps():
+    # empty-response-text-property used to read any empty response.text, so an HTTP call's empty
+    # body (status 500, a requests.get of a page) and Gemini's text cut by MAX_TOKENS were read as
+    # no_output.
+    assert_not_read("agent-run", "empty-output", [
+        "POST http://localhost:11434/api/generate returned status 500 and response.text is empty, so I can't see why the server failed",
+        "requests.get(url) to fetch the page: response.text is empty because the site needs JavaScript; the scraper tool then fails",
+        "Gemini: response.text is empty and finish_reason is MAX_TOKENS when max_output_tokens=256",
+    ], bucket="unknown_non_zero")
+    # positive control: the rule's own wording is still read
+    assert_read("agent-run", "empty-output", [
+        "# generateStream has empty (await response).text\ngenerateStream has empty (await response).text when using OpenAI models",
+        "response.text is empty",
+    ], bucket="no_output")
