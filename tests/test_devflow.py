@@ -1924,3 +1924,89 @@ def test_tycho_test_runtime_unresolved_bundle_is_not_a_plugin_start():
         "org.osgi.framework.BundleException: Could not resolve module: fr.kazejiyu.discord.rpc.integration.ui.preferences [483]\n"
         "  Unresolved requirement: Require-Bundle: fr.kazejiyu.discord.rpc.integration; bundle-version=\"0.8.3\"",
     ], bucket="plugin_startup")
+
+
+VALIDATOR_WARNING_BESIDE_TS_ERROR = (
+    "warning: osv-scanner detected low severity issues\n"
+    "detail: osv-scanner detected 1 unique low severity issues for lockfile: /tmp/validator123/yarn.lock\n"
+    "error: Plugin build failed\n"
+    "src/datasource.ts(42,7): error TS2322: Type 'string' is not assignable to type 'number'.")
+
+
+VALIDATOR_WARNING_BESIDE_TEST_FAILURE = (
+    "Run npx @grafana/plugin-validator\n"
+    "warning: osv-scanner detected low severity issues\n"
+    "FAIL src/components/QueryEditor.test.tsx\n"
+    "  \u25cf QueryEditor \u203a renders\n"
+    "    TypeError: Cannot read properties of undefined (reading 'refId')\n"
+    "Tests: 1 failed, 12 passed, 13 total")
+
+
+def test_osv_scanner_validator_warnings_leave_the_real_failure_alone():
+    # osv-scanner-severity-issues used to read any labelled line, so the plugin validator's
+    # non-failing `warning: osv-scanner detected low severity issues` (and its `detail:` line)
+    # beside a TypeScript error or a failing Jest suite was read as trust_gate.
+    assert_not_read("devflow", "vulnerability-found", [VALIDATOR_WARNING_BESIDE_TS_ERROR], bucket="compile")
+    assert_not_read("devflow", "vulnerability-found", [VALIDATOR_WARNING_BESIDE_TEST_FAILURE], bucket="test")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "vulnerability-found", [
+        "error: osv-scanner detected high severity issues\n"
+        "detail: osv-scanner detected 2 unique high severity issues for lockfile: /tmp/validator3611935275/yarn.lock",
+        "error: osv-scanner detected a critical severity issue\n"
+        "detail: SEVERITY: CRITICAL in package immer, vulnerable to CVE-2021-23436",
+    ], bucket="trust_gate")
+
+
+def test_severity_vulnerable_words_need_an_audit_holding_them():
+    # severity-vulnerable-versions used to read the bare phrase, so a clean audit beside failing
+    # tests, a Dependabot update that hit ERESOLVE and a Renovate PR with merge conflicts were
+    # read as trust_gate.
+    assert_not_read("devflow", "vulnerability-found", [
+        "bun audit found no high-severity vulnerable packages, but the CI still fails:\n"
+        "FAIL src/api.test.ts > fetchUser > returns 404\n"
+        "Tests  1 failed | 40 passed (41)",
+    ], bucket="test")
+    assert_not_read("devflow", "vulnerability-found", [
+        "Dependabot couldn't update the high severity vulnerable dependencies:\n"
+        "npm ERR! code ERESOLVE\n"
+        "npm ERR! ERESOLVE unable to resolve dependency tree\n"
+        "npm ERR! Could not resolve dependency: peer react@\"^17.0.0\" from react-dom@17.0.2",
+        "We upgraded the high-severity vulnerable dependencies and now the build fails:\n"
+        "src/index.ts(12,3): error TS2345: Argument of type 'Foo' is not assignable to parameter of type 'Bar'.\n"
+        "Found 1 error.",
+    ], bucket="compile")
+    assert_not_read("devflow", "vulnerability-found", [
+        "Renovate: the PR to bump low-severity vulnerable packages has merge conflicts.\n"
+        "CONFLICT (content): Merge conflict in package-lock.json\n"
+        "Automatic merge failed; fix conflicts and then commit the result.",
+    ], bucket="branch_divergence")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "vulnerability-found", [
+        "The security workflow is failing on main during bun audit --audit-level=high because the resolved "
+        "dependency graph includes high-severity vulnerable versions of transitive packages.",
+    ], bucket="trust_gate")
+
+
+def test_cosign_tlog_words_in_a_failing_go_test_are_the_tests():
+    # artifact-signature-unverified's new tlog branches fired inside a Go test's failure, so
+    # cosign's own tests expecting the verify-blob error were read as trust_gate.
+    assert_not_read("devflow", "signature-verification-failed", [
+        "--- FAIL: TestVerifyBlobNoTlog (0.02s)\n"
+        "    verify_blob_test.go:88: expected error \"could not find a valid tlog entry for provided blob\", got nil\n"
+        "FAIL\n"
+        "FAIL\tgithub.com/sigstore/cosign/v2/cmd/cosign/cli/verify\t1.203s",
+        "=== RUN   TestVerifyBlob/no_tlog\n"
+        "    verify_blob_test.go:120: \n"
+        "        Error Trace:\tverify_blob_test.go:120\n"
+        "        Error:      \tShould be empty, but was could not find a valid tlog entry for provided blob\n"
+        "--- FAIL: TestVerifyBlob (0.31s)",
+    ], bucket="test")
+    # positive control: the rule's own wording is still read
+    assert_read("devflow", "signature-verification-failed", [
+        "WARNING: No valid entries were found in rekor to verify this blob.\n"
+        "Error: verifying blob [checksums.txt]: could not find a valid tlog entry for provided blob, found 1 invalid entries\n"
+        "main.go:62: error during command execution: verifying blob [checksums.txt]: could not find a valid tlog entry "
+        "for provided blob, found 1 invalid entries",
+        "Verifying artifact constellation-darwin-amd64: FAILED: could not find a matching valid signature entry: "
+        "got unexpected errors unexpected tlog entry type, invalid signature: no signature found",
+    ], bucket="trust_gate")
