@@ -3741,3 +3741,62 @@ def test_same_query_other_app_beside_tool_crash_stays_infra():
     assert_read("regen", "picked-wrong-element", [
         "# 应用点击坐标不准确，使用同一query打开的应用不同\n感觉效果不是很稳定，每次点击的坐标都不一样",
     ], bucket="agent-course")
+
+
+QAWOLF_WORDING = [
+    ":bug: on DevTools: Open React DevTools not available\nsteps to repro:\n• open a replay\n• view devtools\n"
+    "• react devtools not available\naffected tests: <https://app.qawolf.com/test/cl1xt3zli27421950p9q7yhmnk1>",
+    "Replay crashes on loading and shows a blank page\nExpected: React TODO replay to load successfully\n"
+    "Results: Page loads for a second and then crashes resulting in a blank page\nBug report:\n"
+    "https://app.qawolf.com/bug-reports/cl9lyl1ul15069186tppvv8tfq4q",
+]
+
+
+def test_qa_service_report_stands_down_for_qa_wolfs_own_cli_runner_and_test_code():
+    # qa-service-bug-report-on-app used to read any QA Wolf trail line as the app's defect, so
+    # QA Wolf's own CLI crashing, its runner out of memory or crashing Chromium, and a bug in
+    # the test's own code were read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "qawolf create crashes with TypeError: Cannot read property 'evaluate' of undefined\n"
+        "Affected tests: every test I try to create with npx qawolf create\n"
+        "Stack: at CodeGenerator.prepareSteps (node_modules/qawolf/build/build-code/buildSteps.js:22:11)",
+        "Auto posted from QA Wolf Slack message\nRun failed before the first step: the QA Wolf runner ran out "
+        "of memory (JavaScript heap out of memory) while starting the test, the app was never loaded.",
+        "Bug report: https://app.qawolf.com/bug-reports/clabc123\nResults: page.goto: Target crashed in the "
+        "QA Wolf runner's Chromium before the app loaded\nExpected: test proceeds",
+        "Bug report: https://app.qawolf.com/bug-reports/cl1\nReferenceError: expect is not defined at test.js:12 "
+        "(our test code imports were dropped in the last QA Wolf edit)",
+    ], bucket="infra")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", QAWOLF_WORDING, bucket="product-uxux")
+
+
+def test_qa_service_report_stands_down_for_page_load_network_error_green_next_run():
+    # qa-service-bug-report-on-app used to veto only ERR_CONNECTION/ERR_NETWORK, so a QA Wolf
+    # Slack post of a net::ERR_SOCKET_NOT_CONNECTED load that was green on the next run was
+    # read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "Auto posted from QA Wolf Slack message\nTest failed: net::ERR_SOCKET_NOT_CONNECTED while loading "
+        "https://staging.example.com; all tests green on the next run.",
+    ], bucket="transient")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", QAWOLF_WORDING, bucket="product-uxux")
+
+
+def test_qa_service_report_stands_down_when_the_app_is_fine():
+    # qa-service-bug-report-on-app used to fire whatever the thread said later, so a platform
+    # fault on QA Wolf's side, a missing environment variable, deleted test data and a change
+    # the app made on purpose were read as product-uxux.
+    assert_not_read("regen", "product-broken", [
+        "Auto posted from QA Wolf Slack message\nQA Wolf platform incident: test runs are failing to start "
+        "due to an outage on our side; your app is not affected. Affected tests: all suites.",
+        "Affected tests: <https://app.qawolf.com/test/ck1>\nError: process.env.DEFAULT_PASSWORD is undefined - "
+        "the environment variable is missing from the QA Wolf environment settings",
+        ":bug: on DevTools: recording library empty\nResults: no recordings shown\n"
+        "Affected tests: <https://app.qawolf.com/test/ck2>\nUpdate: the test account's recordings were deleted "
+        "by a cleanup job, the app is fine; we restored the test data.",
+        ":bug: on DevTools: Share button missing\nAffected tests: <https://app.qawolf.com/test/ck8>\n"
+        "Maintainer: this is expected, we removed the Share button on purpose in #7100; the test needs to be updated.",
+    ], not_bucket="product-uxux")
+    # positive control: the rule's own wording is still read
+    assert_read("regen", "product-broken", QAWOLF_WORDING, bucket="product-uxux")
