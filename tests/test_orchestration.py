@@ -2083,3 +2083,60 @@ def test_german_wait_node_branch_needs_the_wait_time_to_have_passed():
     assert_read("orchestration", "deploy-wait-never-satisfied", [
         "Der Node hängt weiterhin im Status „Waiting“, obwohl die Zeit bereits überschritten ist.",
     ], bucket="sentinel_wait_loop")
+
+
+def test_provider_downtime_beside_lost_handback_stays_handback():
+    # provider-model-downtime used to fire on any 'the provider had some downtime', so a completed
+    # task-notification whose promised message never arrived, with an outage named as a guess, was read as subagent_overloaded.
+    assert_not_read("orchestration", "overloaded", [
+        "<task-notification>\n<status>completed</status>\n<result>I've sent my review to you as a message.</result>\n</task-notification>\n"
+        "The message never appeared. Anthropic had an outage around then, so maybe that's why.",
+        "The reviewer's handback never arrived: the notification says completed and that the findings were sent, "
+        "but there is no message. The provider had some downtime this morning.",
+    ], bucket="handback_missing")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "overloaded", [
+        "The BrowsingAgent seems to be stuck after loading the initial webpage.\nPossibly, vision model had some downtime.",
+    ], bucket="subagent_overloaded")
+
+
+def test_review_findings_about_outage_handling_stay_review_blocked():
+    # provider-model-downtime, fastchat-high-traffic-refusal and model-not-loaded-for-memory were vetoed only by
+    # must-fix/verdict words, so a review in 'changes required' / 'required fix' words about code that handles
+    # an outage, shows FastChat's banner or loads a model was read as subagent_overloaded.
+    assert_not_read("orchestration", "overloaded", [
+        "Required fix: the fallback path is untested. If the model has an outage, callLLM() returns undefined and the agent silently skips the step.",
+        "Changes required: [HIGH] ui/Chat.tsx shows 'NETWORK ERROR DUE TO HIGH TRAFFIC' for every 400, even validation errors; map the status codes properly.",
+        "Changes required: [HIGH] loader.py reads the whole checkpoint before checking free RAM, so the model failed to load into memory on small boxes; stream it instead.",
+        "Required fix: the new quantized models don't fit in the memory budget of the edge device; keep the fp16 path behind a flag.",
+    ], bucket="review_blocked")
+    # positive control: the rules' own wording is still read
+    assert_read("orchestration", "overloaded", [
+        "openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': '**NETWORK ERROR DUE TO HIGH TRAFFIC. PLEASE REGENERATE OR",
+        "I finally realized the model was not loading into memory due to exceeding the memory ceiling error.",
+        "both of these models don't fit in my ram",
+        "Possibly, vision model had some downtime.",
+    ], bucket="subagent_overloaded")
+
+
+def test_503_from_the_projects_own_service_is_not_overload():
+    # reported-getting-503 used to read any 'getting 503 errors/responses', so a red verification, an environment
+    # false red and a review about the project's own endpoints returning 503 were read as subagent_overloaded.
+    assert_not_read("orchestration", "overloaded", [
+        "Verification red: after the change, `curl -fsS https://preview.example.dev/api/orders` keeps getting 503 responses; "
+        "the new readiness middleware rejects every request while the cache warms.",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "overloaded", [
+        "This looks environmental: the integration suite keeps getting 503 errors from the local mock server under Docker Desktop on macOS; "
+        "on Linux runners everything passes.",
+    ], bucket="environment_false_red")
+    assert_not_read("orchestration", "overloaded", [
+        "## Review\nRequired fix: the health check handler. Under load, clients keep getting 503 errors because the pool size is 1.",
+        "Changes required.\n[HIGH] server/proxy.ts: with the new circuit breaker, clients keep getting 503 errors even after the upstream recovers; "
+        "reset the breaker on success.",
+    ], bucket="review_blocked")
+    # positive control: the rule's own wording is still read
+    assert_read("orchestration", "overloaded", [
+        "Currently I'm using Gemini-2.5-flash, and sometimes I'm getting the 503 error for network communication error.",
+        "# [Bug]: 503 error every day 3-4 times\nI have also tried changing the model to Gemini-2.0-flash but am still encountering the same error",
+    ], bucket="subagent_overloaded")
