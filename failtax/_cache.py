@@ -15,13 +15,14 @@ import functools
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterator
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 _T = TypeVar("_T")
 
-__all__ = ["cache_dir", "kept", "kept_file", "kept_json", "source_digest"]
+__all__ = ["cache_dir", "derived_file", "kept", "kept_file", "kept_json", "source_digest"]
 
 
 def cache_dir() -> Path | None:
@@ -41,6 +42,17 @@ def kept_file(kind: str, key: Any, suffix: str) -> Path | None:
     if folder is None:
         return None
     return folder / kind / f"{hashlib.sha256(json.dumps(key).encode('utf-8')).hexdigest()}{suffix}"
+
+
+def derived_file(kind: str, sources: Sequence[str], key: Any, suffix: str = ".json") -> Path | None:
+    """:func:`kept_file` for an answer derived by the code in ``sources`` (module files)
+    with Python's own parsers: named by the sources' SHA-256, the Python version and
+    ``key``, so changed code or another Python never answers from an old file. None when
+    a source cannot be read (a frozen build) or nothing is kept."""
+    digests = [source_digest(s) for s in sources]
+    if None in digests:
+        return None
+    return kept_file(kind, [*digests, list(sys.version_info[:3]), key], suffix)
 
 
 @functools.cache

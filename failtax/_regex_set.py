@@ -16,13 +16,12 @@ literals occur.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from failtax._cache import kept_file, kept_json, source_digest
+from failtax._cache import derived_file, kept_json
 from failtax._scan import _parse
 
 __all__ = ["RegexSet", "wide_gap"]
@@ -108,11 +107,7 @@ def _narrow(patterns: tuple[str, ...]) -> list[int]:
     def make() -> list[int]:
         return [i for i, p in enumerate(patterns) if not wide_gap(p)]
 
-    digests = [source_digest(__file__), source_digest(_scan.__file__)]
-    if None in digests:
-        return make()
-    return kept_json(kept_file("narrow-regexes", [*digests, sys.version_info[:3], list(patterns)], ".json"),
-                     make, decode)
+    return kept_json(derived_file("narrow-regexes", [__file__, _scan.__file__], list(patterns)), make, decode)
 
 
 class RegexSet:

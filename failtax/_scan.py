@@ -47,9 +47,8 @@ from typing import Any
 import numpy as np
 
 from failtax._cache import kept as _kept
-from failtax._cache import kept_json
+from failtax._cache import derived_file, kept_json
 from failtax._cache import kept_file as _kept_file
-from failtax._cache import source_digest
 from failtax.evidence import ascii_lower
 
 __all__ = [
@@ -613,10 +612,8 @@ def required_literals_kept(patterns: Sequence[str]) -> list[tuple[str, ...] | No
             return [_tuple(r) for r in rows]
         return None
 
-    digest = _source_digest()
-    path = None if digest is None else _kept_file(
-        "required-literals", [digest, sys.version_info[:3], list(patterns)], ".json")
-    return kept_json(path, lambda: [required_literals(p) for p in patterns], decode,
+    return kept_json(derived_file("required-literals", [__file__], list(patterns)),
+                     lambda: [required_literals(p) for p in patterns], decode,
                      lambda out: [list(r) if r is not None else None for r in out])
 
 
@@ -624,15 +621,8 @@ def _tuple(v: Any) -> tuple[str, ...] | None:
     return tuple(v) if v is not None else None
 
 
-def _source_digest() -> str | None:
-    return source_digest(__file__)
-
-
 def _prefilter_path(alts: Sequence[str], superset: bool) -> Path | None:
-    digest = _source_digest()
-    if digest is None:
-        return None
-    return _kept_file("prefilters", [digest, sys.version_info[:3], superset, list(alts)], ".json")
+    return derived_file("prefilters", [__file__], [superset, list(alts)])
 
 
 # --------------------------------------------------------------------------- segments

@@ -85,14 +85,13 @@ import dataclasses
 import functools
 import itertools
 import re
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from failtax import _scan
-from failtax._cache import kept_file, kept_json, source_digest
+from failtax._cache import derived_file, kept_json
 from failtax.errors import TableError
 from failtax.evidence import ascii_lower, normalise_signal_name, normalise_text
 from failtax.table import ExtractRule, RouteRule, RuleTable, load_table
@@ -880,7 +879,9 @@ def _lint_regex(e: ExtractRule, unfiltered: Sequence[str]) -> list[LintFinding]:
 @functools.lru_cache(maxsize=8)
 def _extract_findings(extract: tuple[ExtractRule, ...]) -> tuple[LintFinding, ...]:
     def decode(rows: Any) -> tuple[LintFinding, ...] | None:
-        if isinstance(rows, list) and all(isinstance(r, list) and len(r) == 6 for r in rows):
+        if isinstance(rows, list) and all(
+            isinstance(r, list) and len(r) == 6 and all(isinstance(v, str) or v is None for v in r) for r in rows
+        ):
             return tuple(LintFinding(*r) for r in rows)
         return None
 
@@ -889,16 +890,13 @@ def _extract_findings(extract: tuple[ExtractRule, ...]) -> tuple[LintFinding, ..
 
 
 def _extract_findings_path(extract: tuple[ExtractRule, ...]) -> Path | None:
-    """Named by the rules (every field), the Python version (its regex parser reads them)
-    and the source of every module the findings are derived with."""
+    """Named by the rules (every field), and by the Python version and the source of
+    every module the findings are derived with."""
     import failtax.evidence
     import failtax.table
 
-    digests = [source_digest(m.__file__ or "") for m in (sys.modules[__name__], failtax.table, _scan, failtax.evidence)]
-    if None in digests:
-        return None
-    return kept_file("lint-extract", [*digests, sys.version_info[:3], [repr(dataclasses.astuple(r)) for r in extract]],
-                     ".json")
+    sources = [__file__, failtax.table.__file__, _scan.__file__, failtax.evidence.__file__]
+    return derived_file("lint-extract", sources, [repr(dataclasses.astuple(r)) for r in extract])
 
 
 # =========================================================================== entry points

@@ -896,7 +896,9 @@ def test_the_prefilters_of_a_table_are_kept_and_read_back(tmp_path: Path, monkey
     assert len(json.loads(kept[0].read_bytes())) == len(alts)
 
     before = _scan._prefilter_path(alts, True)
-    monkeypatch.setattr(_scan, "_source_digest", lambda: "another version of the rules")
+    from failtax import _cache
+
+    monkeypatch.setattr(_cache, "source_digest", lambda path: "another version of the rules")
     assert _scan._prefilter_path(alts, True) not in (None, before)
     monkeypatch.setenv("FAILTAX_CACHE_DIR", "")  # empty: nothing kept
     assert _scan._prefilter_path(alts, True) is None

@@ -140,3 +140,25 @@ def test_the_literals_each_regex_requires_are_kept_and_derived_again_when_damage
     monkeypatch.setenv("FAILTAX_CACHE_DIR", "")
     assert _scan.required_literals_kept(patterns[:3]) == want[:3]
     assert len(list((tmp_path / "required-literals").glob("*.json"))) == 1
+
+
+def test_a_derived_answer_is_named_by_its_sources_and_not_kept_without_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another source text, another key or another kind names another file; a source
+    that cannot be read (a frozen build) or an empty cache folder keeps nothing."""
+    from failtax import _cache
+
+    monkeypatch.setenv("FAILTAX_CACHE_DIR", str(tmp_path))
+    src = tmp_path / "rules.py"
+    src.write_text("A = 1\n")
+    first = _cache.derived_file("k", [str(src)], ["x"])
+    assert first is not None and first.parent == tmp_path / "k" and first.suffix == ".json"
+    assert _cache.derived_file("k", [str(src)], ["x"]) == first
+    assert _cache.derived_file("k", [str(src)], ["y"]) != first
+    assert _cache.derived_file("other", [str(src)], ["x"]).parent == tmp_path / "other"
+    changed = tmp_path / "rules2.py"
+    changed.write_text("A = 2\n")
+    assert _cache.derived_file("k", [str(changed)], ["x"]) != first
+    assert _cache.derived_file("k", [str(src), str(tmp_path / "missing.py")], ["x"]) is None
+    monkeypatch.setenv("FAILTAX_CACHE_DIR", "")
+    assert _cache.derived_file("k", [str(src)], ["x"]) is None
