@@ -11,13 +11,14 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import os
 import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from failtax._cache import kept_json
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages"
 #: The keys of a golden entry that are evidence for ``failtax.classify``.
@@ -27,26 +28,20 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 @lru_cache(maxsize=None)
 def _parsed(path: str) -> Any:
-    """The file's values; kept as JSON (named by the file's bytes) in the temporary folder,
-    so the test workers and later runs read ~3 MB of JSON instead of parsing the YAML
-    again (2-3 s a process). Values JSON would change are never kept."""
+    """The file's values; kept as JSON (named by the file's bytes) in the temporary folder
+    the way failtax keeps its own derived answers, so the test workers and later runs read
+    ~3 MB of JSON instead of parsing the YAML again (about a second a process). Values
+    JSON would change are never kept."""
     data = Path(path).read_bytes()
-    kept = Path(tempfile.gettempdir()) / "failtax-test-fixtures" / f"{hashlib.sha256(data).hexdigest()}.json"
-    try:
-        return json.loads(kept.read_bytes())
-    except (OSError, ValueError):
-        pass
-    value = yaml.load(data.decode("utf-8"), Loader=_LOADER)  # noqa: S506 (a safe loader)
-    try:
-        text = json.dumps(value)
-        if json.loads(text) == value:
-            kept.parent.mkdir(exist_ok=True)
-            tmp = kept.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, kept)  # whole or not at all: a reader never sees half a file
-    except (TypeError, ValueError, OSError):
-        pass
-    return value
+    kept = Path(tempfile.gettempdir()) / "failtax-test-fixtures" / "parsed" / f"{hashlib.sha256(data).hexdigest()}.json"
+
+    def exact_json(value: Any) -> Any:
+        if json.loads(json.dumps(value)) != value:
+            raise ValueError("not kept: JSON would change these values")
+        return value
+
+    return kept_json(kept, lambda: yaml.load(data.decode("utf-8"), Loader=_LOADER),  # noqa: S506 (a safe loader)
+                     lambda got: got, exact_json)
 
 
 def read_yaml(path: Path | str) -> Any:
