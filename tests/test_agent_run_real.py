@@ -1584,3 +1584,92 @@ def test_response_text_rule_skips_http_bodies_and_token_caps():
         "# generateStream has empty (await response).text\ngenerateStream has empty (await response).text when using OpenAI models",
         "response.text is empty",
     ], bucket="no_output")
+
+
+def test_zsh_killed_after_the_binary_ran_is_a_kill_not_a_signature_refusal():
+    # binary-killed-past-security-prompt read any "Privacy & Security" mention before a
+    # "zsh: killed" line as macOS refusing the binary at exec, even when the binary had
+    # printed output first, grew its RAM to tens of GB, or was killed by hand.
+    assert_not_read("agent-run", "binary-signature-refused", [
+        "Gave Terminal Full Disk Access in System Settings > Privacy & Security, and crush starts now."
+        " But after indexing the repo for a few minutes its RAM use climbs past 40 GB and then:\n"
+        "% ./crush\nzsh: killed     ./crush",
+        "Allowed it under Privacy & Security, so it opens now:\n% ./crush\n"
+        "Loading session... indexing 18,422 files\nzsh: killed     ./crush",
+        "I checked Security & Privacy and nothing is blocked. It runs for about ten minutes and then"
+        " I had to kill -9 it from Activity Monitor:\nzsh: killed     claude",
+    ], bucket="killed")
+    assert_read("agent-run", "binary-signature-refused", [
+        "I am not able to re-test/validate the fix because now the binary gets killed without any prompts"
+        " to allow it through **Security & Privacy**:\n\n/tmp/crush_0.1.3_Darwin_arm64\n% ./crush\n"
+        "zsh: killed     ./crush",
+    ], bucket="spawn_failure")
+
+
+def test_serde_reasons_after_a_stream_decode_error_are_not_a_dropped_stream():
+    # network-reqwest-stream-body-decode vetoed only some of serde's reasons: a chunk of an
+    # unknown shape (untagged enum, unknown field, a malformed object) read as a cut connection.
+    assert_not_read("agent-run", "network-error", [
+        "✗ stream error: error decoding response body: data did not match any variant of untagged enum StreamEvent",
+        "Stream read error: error decoding response body: unknown field `reasoning_content`,"
+        " expected one of `role`, `content`",
+        "provider stream chunk error: error decoding response body: expected `,` or `}` at line 1 column 57",
+    ], bucket="unknown_non_zero")
+    assert_read("agent-run", "network-error", [
+        "· response interrupted\n\n  ✗ stream error: error decoding response body",
+    ], bucket="network")
+
+
+def test_aiohttp_payload_error_in_a_tool_or_a_project_test_is_not_the_api_link():
+    # network-aiohttp-payload-not-completed read a scraper tool's cut download (smolagents,
+    # CrewAI) and pytest's report of a project test as the agent's stream to the API.
+    assert_not_read("agent-run", "network-error", [
+        "Error executing tool 'fetch_url' with arguments {\"url\": \"https://example.com/docs\"}:"
+        " ClientPayloadError: Response payload is not completed",
+        "Tool Usage Failed\nName: scrape_website\nError: aiohttp.client_exceptions.ClientPayloadError:"
+        " Response payload is not completed: <ContentLengthError: 400, message='Not enough data to satisfy"
+        " content length header.'>",
+        "FAILED tests/test_stream.py::test_sse_reconnect - aiohttp.client_exceptions.ClientPayloadError:"
+        " Response payload is not completed: <TransferEncodingError: 400, message='Not enough data to"
+        " satisfy transfer length header.'>",
+    ], bucket="unknown_non_zero")
+    assert_read("agent-run", "network-error", [
+        "File \"g4f\\requests\\__init__.py\", line 235, in sse_stream\n"
+        "File \"aiohttp\\streams.py\", line 52, in __anext__\n"
+        "aiohttp.client_exceptions.ClientPayloadError: Response payload is not completed:"
+        " <TransferEncodingError: 400, message='Not enough data to satisfy transfer length header.'>",
+    ], bucket="network")
+
+
+def test_okhttp_stream_reset_in_a_gradle_test_report_is_not_the_agents_stream():
+    # network-okhttp-http2-stream-reset read a project's failing JUnit test (run by the agent
+    # through Gradle) whose StreamResetException is the code under test's, as a network error.
+    assert_not_read("agent-run", "network-error", [
+        "$ ./gradlew :client:test\n> Task :client:test FAILED\n\n"
+        "ChatClientTest > streamsAfterServerReset() FAILED\n"
+        "    okhttp3.internal.http2.StreamResetException: stream was reset: PROTOCOL_ERROR\n"
+        "        at app//okhttp3.internal.http2.Http2Stream.takeHeaders(Http2Stream.kt:148)\n\n"
+        "12 tests completed, 1 failed",
+        "MockWebServerHttp2Test > refusedStream() FAILED\n"
+        "    java.lang.AssertionError: expected:<200> but was:<StreamResetException: stream was reset: REFUSED_STREAM>",
+    ], bucket="unknown_non_zero")
+    assert_read("agent-run", "network-error", [
+        "StreamResetException: stream was reset: INTERNAL_ERROR\n"
+        "    at okhttp3.internal.http2.Http2Stream$FramingSource.read(Http2Stream.kt:355)\n"
+        "    at com.anthropic.core.handlers.SseHandler$sseHandler$1.invokeSuspend(SseHandler.kt:21)",
+    ], bucket="network")
+
+
+def test_a_tools_404_thread_not_found_is_not_the_runs_thread_gone():
+    # agent-absent-where-named read a tool's 404 for a forum or chat thread it fetched
+    # (smolagents, CrewAI) as the conversation the run names being gone (agent_deleted).
+    assert_not_read("agent-run", "agent-not-found", [
+        "Error executing tool 'get_thread' with arguments {\"thread_id\": \"1729\"}: HTTPError: 404 Thread not found",
+        "Tool Usage Failed\nName: fetch_forum_thread\nError: 404 Thread not found",
+    ], bucket="unknown_non_zero")
+    assert_read("agent-run", "agent-not-found", [
+        "`POST /v1/runs/stream` looks the thread up in the caller's workspace, so every run answers"
+        " `404 Thread not found`.",
+        "$ tgpt -s \"How to update my system?\"\nSome error has occurred. Statuscode: 404\n"
+        "{\"detail\":\"Assistant not found\"}",
+    ], bucket="agent_deleted")
