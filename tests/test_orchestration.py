@@ -2140,3 +2140,122 @@ def test_503_from_the_projects_own_service_is_not_overload():
         "Currently I'm using Gemini-2.5-flash, and sometimes I'm getting the 503 error for network communication error.",
         "# [Bug]: 503 error every day 3-4 times\nI have also tried changing the model to Gemini-2.0-flash but am still encountering the same error",
     ], bucket="subagent_overloaded")
+
+
+# Review of orchestration's rules added since 1d0087d: each test names messages a new rule misread
+# (they must no longer get its signal, and must land in their own bucket) and the rule's own wording
+# from its golden case (it must still be read).
+
+_BABYSITTER = ("## ⚠️ CI Alert\n\nThe babysitter pushed changes (commit `0a2106f`), but CI/CD checks are still failing:\n\n"
+               "- **build**: Check run failure ([details](https://github.com/gsd-build/gsd-2/actions/runs/25839156490/job/75920795517))\n\n"
+               "Manual investigation may be required.")
+
+
+def test_fixer_push_with_new_failure_version_or_limit_is_not_same_red_again():
+    # pushed-fix-checks-still-failing read any check still red after a fix push as the same red twice:
+    # a new failure after the fixed check went green, a check red only on one Node version, and a fixer
+    # cut off by Claude's usage limit.
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "The fix agent pushed a fix for the type error, but CI is still failing: typecheck is green now, the new failure is\n"
+        "FAILED tests/e2e/test_login.py::test_redirect_after_timeout - AssertionError: assert 302 == 200",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "The babysitter pushed changes (commit `4f1c2aa`), but CI/CD checks are still failing:\n\n"
+        "- **test (node 18)**: Check run failure — passes on Node 20; the runner's Node 18 lacks `structuredClone`.\n\n"
+        "Manual investigation may be required.",
+    ], bucket="environment_false_red")
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "The agent pushed a fix, but tests are still failing. You've hit your limit · resets 5pm (Europe/Berlin)",
+    ], bucket="usage_limit_mid_task")
+    assert_read("orchestration", "same-test-red-twice", [_BABYSITTER], bucket="same_test_red_twice")
+
+
+def test_tests_that_passed_are_not_failures_handed_again():
+    # same-failures-handed-to-fixer-again read `passed the same failing tests` (they went green on
+    # another runtime) as failures handed to the fixer again.
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "Retrying on Node 20 passed the same failing tests; they only fail on Node 18, where the runner lacks structuredClone.",
+    ], bucket="environment_false_red")
+    assert_read("orchestration", "same-test-red-twice", [
+        "It did start — three times. `jules-ci-fix.yml` handed the same branch and the same set of failures to Jules at "
+        "12:25, 12:31 and 12:39 UTC on 2026-09-07, spending the whole daily budget of three on one problem.",
+    ], bucket="same_test_red_twice")
+
+
+def test_negated_recurrence_and_recurring_stalls_are_not_red_after_fix():
+    # recurred-after-fix-merged read a negated recurrence over another test's red, and a stall watchdog or
+    # a sleeping machine that recurred after a fix, as the same test red again.
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "Hasn't recurred with the #1439 fix merged (14 nightlies green). The red on this PR is a different test: "
+        "FAILED tests/test_api.py::test_auth_header - AssertionError: 401 != 200",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "The stall recurred with the fix already merged: Agent stalled: no progress for 600s (last tool: Bash `npm run e2e`).",
+    ], bucket="stalled_no_progress")
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "Recurred overnight with the #88 fix already merged — Your computer went to sleep mid-response. "
+        "Three agents stalled in the same window.",
+    ], bucket="stalled_machine_sleep")
+    assert_read("orchestration", "same-test-red-twice", [
+        "## Recurred on daily #1444 — **with the #1439 fix already merged**\n\nNew occurrence from daily-failure triage #1444. "
+        "Same test, same signature, hard failure on all 3 attempts.",
+    ], bucket="same_test_red_twice")
+
+
+def test_fix_loop_cap_change_and_limit_cut_loop_are_not_wedged_corrections():
+    # wedged-in-corrections-loop read a PR that stops agents getting stuck in a fix loop (its own test red),
+    # and a fix loop cut by the usage limit, as the same red through every correction.
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "This PR adds an iteration cap so the agent can no longer get stuck in a fix loop. CI is red on it:\n"
+        "FAILED tests/test_loop_cap.py::test_stops_after_three_attempts - AssertionError: assert 4 == 3",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "same-test-red-twice", [
+        "Claude got stuck in the fix loop and then: You've hit your limit · resets 3am. Tests still failing.",
+    ], bucket="usage_limit_mid_task")
+    assert_read("orchestration", "same-test-red-twice", [
+        "Run `1c225d25` (deliver on #2909, 28 Aug) wedged in its corrections loop and failed after three iterations, "
+        "even though its correction agent behaved exactly as the #2939 contract asks. The full lint check is red only "
+        "for a pre-existing raw recursive cleanup.",
+    ], bucket="same_test_red_twice")
+
+
+def test_merge_bot_test_failure_quoting_code_owner_approval_is_red_run():
+    # code-owner-approval-missing-holds-automerge read a merge bot's own failing test, whose assertion
+    # message quotes `without code owner approval,`, as a review hold (review-blocked routes before red).
+    assert_not_read("orchestration", "review-blocking", [
+        "FAILED tests/test_automerge.py::test_holds_pr - AssertionError: without code owner approval, the bot should hold the PR",
+    ], bucket="verification_red")
+    assert_read("orchestration", "review-blocking", [
+        "Handle codeowners approval not being met in Cirqbot\n\nWithout Codeowners approval, PRs can get into a state where "
+        "the automerge bot doesn't know what to do:\n\n1. modify things in a PR that belong to multiple parts\n"
+        "2. have only one of the codeowners approve - partial coverage\n3. put the `automerge` label on",
+    ], bucket="review_blocked")
+
+
+def test_approval_rules_that_do_not_block_automerge_are_no_review_hold():
+    # approval-rule-blocks-bot-automerge read `approval rules don't/do not block automerge` (a negation,
+    # beside the red pipeline that really holds the MR) as a review hold.
+    assert_not_read("orchestration", "review-blocking", [
+        "Approval rules don't block automerge here (approvals_before_merge is 0); what holds the MR is the red pipeline:\n"
+        "FAILED tests/unit/test_merge.py::test_fast_forward - AssertionError: assert False",
+        "Approval rules do not block automerge for Renovate MRs (gitLabIgnoreApprovals is set); the MR stays open because "
+        "the pipeline is red: FAILED tests/test_api.py::test_auth - AssertionError",
+    ], bucket="verification_red")
+    assert_read("orchestration", "review-blocking", [
+        "Gitlab allow to configure approvals count per repo, but dont have setting to auto-configure it per-mergre request "
+        "depending on conditions. This is blocks automerge of merge request from renovate.",
+    ], bucket="review_blocked")
+
+
+def test_cargo_results_lost_on_a_git_branch_are_red_run_not_branch_handback():
+    # parallel-branch-final-state-discarded took a git branch beside cargo test's lost final results for
+    # a graph branch whose final state was dropped.
+    assert_not_read("orchestration", "handback-missing", [
+        "cargo test on branch fix-collect: the final results were lost:\nfailures:\n    pipeline::tests::keeps_order\n"
+        "test result: FAILED. 41 passed; 1 failed",
+    ], bucket="verification_red")
+    assert_read("orchestration", "handback-missing", [
+        "Parallel streaming nodes drop the final state returned via Data.done(...)\nWhen a streaming node is executed as a "
+        "branch of a `ParallelNode`, the final business state carried by `AsyncGenerator.Data.done(Map.of(...))` is lost.\n"
+        "The `Data.done(...)` result value is discarded, so state produced at stream completion never reaches the graph state.",
+    ], bucket="handback_missing")
