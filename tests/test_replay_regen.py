@@ -3800,3 +3800,205 @@ def test_qa_service_report_stands_down_when_the_app_is_fine():
     ], not_bucket="product-uxux")
     # positive control: the rule's own wording is still read
     assert_read("regen", "product-broken", QAWOLF_WORDING, bucket="product-uxux")
+
+
+def test_reverted_rename_with_stale_lookup_is_not_a_product_regression():
+    # product-change-reverted-broke-e2e read a revert of a label rename whose tests still looked
+    # the button up by its old text, and a revert that was denied as the cause, as product-defect
+    # (app-regression-bisected beats the stale-script route).
+    assert_not_read("replay", "app-regression-bisected", [
+        "# Revert \"Rename 'Sign in' button to 'Log in'\"\nThis reverts commit 3f2a91c.\n"
+        "This caused the Cypress tests to fail: they still look for the button by its old label \"Sign in\". "
+        "We'll re-land it together with the updated tests.\n"
+        "CypressError: Timed out retrying after 4000ms: Expected to find element: button:contains('Sign in'), but never found it.",
+        "# Revert \"Reword checkout CTA\"\nReverts acme/shop#1423\n"
+        "This made the e2e tests fail because cy.contains('Place order') no longer finds the button after the copy change. "
+        "Reverting until the specs are updated to the new wording.\n"
+        "CypressError: Timed out retrying after 4000ms: Expected to find content: 'Place order' but never did.",
+        "I tried reverting #4521 locally but the run is still red, so it isn't that PR that caused the e2e tests to fail.\n"
+        "CypressError: Timed out retrying after 4000ms: Expected to find element: [data-cy=submit-order], but never found it.",
+    ], bucket="stale-script")
+    assert_read("replay", "app-regression-bisected", [
+        '# Revert "display better validation errors when hitting deploy (#2831)"\n'
+        "This reverts commit 044e9365d022fc97ac82a8b6d1e9832c64bb9077.\n## Intent\n"
+        "This caused an e2e test to fail. Reverting until we can make a fix.",
+        "# Revert #2792\nThis reverts commit 1bc0f70827224fadf0fd4182a1a08d904481bed5 which made E2E tests fail, "
+        "despite them passing in the PR.",
+    ], bucket="product-defect")
+
+
+def test_regression_words_beside_out_of_date_selectors_are_not_the_apps():
+    # unintended-regressions-not-meant-to-modify read "these are regressions and not something we
+    # meant to modify" as product-defect although the same report found the data-cy selectors out of date.
+    assert_not_read("replay", "app-regression-bisected", [
+        "Two Cypress specs fail on the redesign branch. I first thought these are regressions and not something "
+        "we meant to modify, but the button's data-cy attribute was renamed in the redesign, so the selectors are "
+        "just out of date.\nExpected to find element: [data-cy=save-btn], but never found it.",
+    ], bucket="stale-script")
+    assert_read("replay", "app-regression-bisected", [
+        "# Fix Cypress test regression\nA handful of Cypress tests are currently failing on the feature/subform "
+        "branch. These are regressions and not something we've directly meant to modify by the work undertaken "
+        "in the `subform` project.\nObserved failures are:\n- [x] stateless-app/stateless.ts",
+    ], bucket="product-defect")
+
+
+def test_control_not_working_for_the_tests_lookup_is_stale_script():
+    # app-control-not-functioning-cause read "the cause was that the X button was not functioning"
+    # as an app defect when the reason given was the test's own lookup (a changed label, an old
+    # data-testid renamed on purpose), beating the stale-script route.
+    assert_not_read("replay", "app-component-defect", [
+        "The cause was that the save button was not functioning in the test because it now has a different label "
+        "and cy.contains('Save') no longer finds it.\n"
+        "CypressError: Timed out retrying after 4000ms: Expected to find content: 'Save' but never did.",
+        "The cause is that the checkout button is not working with the old data-testid the spec still uses; the "
+        "button was renamed to place-order-button on purpose.\n"
+        "Error: locator.click: Timeout 30000ms exceeded. waiting for getByTestId('checkout-button')",
+    ], bucket="stale-script")
+    assert_read("replay", "app-component-defect", [
+        "# fix(web): #21171\n- Fixed the cause of the e2e tests failure of https://github.com/immich-app/immich/pull/21171\n"
+        "- The cause was that the add_photos button was not functioning due to the following:\n"
+        "  - By reverting {timelineManager} to bind:timelineManager, the Timeline component can correctly return "
+        "the timelineManager instance to the parent component",
+    ], bucket="product-defect")
+
+
+def test_copying_that_changed_output_is_not_a_copy_change():
+    # copy-changed-broke-text-lookup took "copy" the verb or a Copy button ("... copy the invoice, the
+    # amount changed, causing ... tests to fail") for the page's wording, sending app defects to stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "The \"Copy link\" button's output changed, causing two of our Cypress tests to fail: the copied URL now "
+        "points to localhost:3000 instead of the share domain.",
+        "When the user clicks Duplicate to copy the invoice, the amount changed, causing two of our e2e tests to "
+        "fail: the duplicate shows 0.00 instead of 120.00.",
+    ], bucket="product-defect")
+    assert_read("replay", "label-path-mismatch", [
+        "The copy [shown at the bottom](https://www.theguardian.com/world/2020/apr/24/x) of the corona embed "
+        "recently changed causing one of our Cypress tests to fail, breaking the build on `main`",
+        "# fix: initial-exploration test due to homepage rediesgn\nHome page text changed broke the cypress tests.",
+    ], bucket="stale-script")
+
+
+def test_app_server_enospc_shown_to_the_test_is_not_the_runner_host():
+    # runner-host-enospc read the app's own server out of disk (ENOSPC quoted in an assertion's
+    # values or in a 500 response's JSON body) as the runner's host, and the infra route wins first.
+    assert_not_read("replay", "runner-out-of-memory", [
+        "  1) Upload avatar shows the new picture:\n     AssertionError: expected 'Upload failed: ENOSPC: no space "
+        "left on device, open \\'/var/app/uploads/avatar.png\\'' to equal 'Upload complete'",
+        "Error: expect(received).toEqual(expected)\nExpected: \"Saved\"\n"
+        "Received: \"Could not save draft: ENOSPC: no space left on device, write\"",
+        "POST http://localhost:3000/api/attachments -> status 500\n"
+        "{\"error\":\"ENOSPC: no space left on device, open '/srv/app/storage/tmp/upload_9f1.bin'\"}\n"
+        "then the test failed at step 4: the attachment never shows in the list",
+    ], bucket="product-defect")
+    assert_read("replay", "runner-out-of-memory", [
+        "Attempt 1 failed: BrowserType.launch: ENOSPC: no space left on device, mkdtemp '/tmp/playwright-artifacts-aNE1l9'",
+        "Error: ENOSPC: System limit for number of file watchers reached\nwe're getting this error in my \"Test\" "
+        "phase using cypress.",
+    ], bucket="infra")
+
+
+def test_wdio_workers_killed_after_a_failed_assertion_are_not_oom():
+    # wdio-worker-exit-code-null read "Runner 0-1 finished with exit code null" as the OOM killer even
+    # when a spec had already failed an assertion and the launcher (bail) killed the other workers.
+    assert_not_read("replay", "runner-out-of-memory", [
+        "[0-0] RUNNING in chrome - /test/specs/checkout.e2e.js\n"
+        "[0-0] Error in \"Checkout should show the order total\": AssertionError: expected 'Total: $0.00' to equal 'Total: $42.00'\n"
+        "[0-0] FAILED in chrome - /test/specs/checkout.e2e.js\n"
+        "[0-1] RUNNING in chrome - /test/specs/profile.e2e.js\n"
+        "Runner 0-1 finished with exit code null\n"
+        "Spec Files:\t 0 passed, 2 failed, 2 total (100% completed) in 00:00:41",
+        "[chrome 120 linux #0-0] Checkout\n[chrome 120 linux #0-0]    \u2716 should show the order total\n"
+        "[chrome 120 linux #0-0] Expected: \"Total: $42.00\"\n[chrome 120 linux #0-0] Received: \"Total: $0.00\"\n"
+        "Bail out! Stopping remaining workers (bail: 1)\nRunner 0-1 finished with exit code null",
+    ], bucket="product-defect")
+    assert_read("replay", "runner-out-of-memory", [
+        "# [\U0001f41b Bug]: Runner 0-n finished with exit code null\nI can confirm that in my case the issue was "
+        "related to memory usage. We run e2e tests on Kubernetes pod that had limited RAM 1Gb, but 3 parallel wdio "
+        "threads require a bit more at some point that could kill browser/wdio session with 'exit code null' error "
+        "without any real indication in 'spec' reporter.",
+    ], bucket="infra")
+
+
+def test_overflow_rule_skips_negated_test_titles_beside_a_blip():
+    # app-page-overflows-horizontally-at-phone-width read a generated test's goal ("does not / should
+    # not overflow horizontally at 390px") quoted beside the rate limit or network error that failed the run.
+    assert_not_read("regen", "product-broken", [
+        'Test case "Homepage does not overflow horizontally at 390px (mobile)" — generation failed: OpenAI API returned 429 Too Many Requests: Rate limit reached for gpt-4o. Please retry after 20s.',
+        "Generated test `mobile homepage should not overflow horizontally at 390px` failed:\npage.goto: net::ERR_CONNECTION_RESET at https://staging.example.com/",
+    ], bucket="transient")
+    assert_read("regen", "product-broken", [
+        "# Fix horizontal overflow on the mobile homepage\nThe production homepage overflows horizontally at a 390 × 844 mobile viewport.\ndocument.documentElement.scrollWidth = 441\ndocument.documentElement.clientWidth = 390",
+        "# Mobile: page overflows horizontally at 390px on every layout\nAt a 390px viewport (iPhone 14/15/16 base width) the page is wider than the screen and scrolls sideways.",
+    ], bucket="product-uxux")
+
+
+def test_tap_target_rule_skips_audits_that_found_none_and_agents_picking_the_neighbour():
+    # app-tap-targets-below-minimum-size read an audit line that found no small targets (beside the blip
+    # that failed the run) and a browsing agent that picked the neighbouring icon instead of the one asked.
+    assert_not_read("regen", "product-broken", [
+        "Mobile audit summary (360px Android): tap targets below 48px: 0, contrast issues: 0.\nGeneration failed: page.goto: net::ERR_CONNECTION_RESET at https://app.example.com/wallet",
+        "Accessibility checks passed — no touch targets below 44px found on /checkout (mobile).\nError: 429 Too Many Requests from api.openai.com: Rate limit reached for gpt-4o-mini; retrying in 20s",
+    ], bucket="transient")
+    assert_not_read("regen", "product-broken", [
+        'Midscene picked the neighbouring icon: the tap target is smaller than 24px on the 360px android viewport, so its click went to "Share" rather than "Copy".',
+    ], bucket="agent-course")
+    assert_read("regen", "product-broken", [
+        "# ZUULI mobile: make every interactive target reliably tappable\nThe 360 CSS-pixel Android audit found many visible controls whose actual clickable bounding box is below ZUULI's 44 px `min-tap` design rule.\n- Wallet History “Copy transaction ID”: **22×24 px**.",
+        "Lighthouse mobile audit: Tap targets are not sized appropriately (12 targets too close).",
+    ], bucket="product-uxux")
+
+
+def test_keyboard_rule_skips_mobile_agent_loops_and_fixed_fields():
+    # app-input-hidden-behind-onscreen-keyboard read a mobile agent (Droidrun) looping on a field under the
+    # soft keyboard it never dismissed, and a field verified no longer hidden beside the network error that failed the run.
+    assert_not_read("regen", "product-broken", [
+        "Droidrun keeps tapping the email field again and again: the soft keyboard covers the password field, and it never presses Back to dismiss it, so it loops for 40 steps on the login screen of the Android app.",
+    ], bucket="agent-course")
+    assert_not_read("regen", "product-broken", [
+        "Verified on iPhone 15 Safari: the input field is no longer hidden behind the on-screen keyboard after #2012. The run failed later with net::ERR_CONNECTION_RESET while loading /settings.",
+    ], bucket="transient")
+    assert_read("regen", "product-broken", [
+        "# Mobile: input field hidden behind keyboard in structured view\nOn iOS Safari (and likely other mobile browsers), when tapping the message input field in the web dashboard's structured view, the virtual keyboard opens and the viewport shifts, but the input field ends up positioned behind/underneath the on-screen keyboard. The user cannot see what they are typing.",
+    ], bucket="product-uxux")
+
+
+def test_mcp_session_terminated_rule_skips_one_off_network_drops_and_agent_closed_browser():
+    # mcp-tool-call-session-terminated read a session lost once to the user's network and re-run, an upstream
+    # 429 beside it, and an agent that closed the browser itself and kept calling the dead session.
+    assert_not_read("regen", "browser-unavailable", [
+        "ERROR tools.mcp_tool: MCP tool playwright/browser_navigate call failed: Session terminated\nIt happened once after my laptop's wifi dropped; I re-ran the generation and it worked fine.",
+        "MCP tool playwright/browser_click call failed: Session terminated\nIt happened once, during a network outage on our VPN; I re-ran the generation and every call went through.",
+        "[gateway] MCP tool playwright/browser_snapshot call failed: Session terminated (upstream 429 Too Many Requests: rate limit exceeded)",
+    ], bucket="transient")
+    assert_not_read("regen", "browser-unavailable", [
+        'MCP tool playwright/browser_navigate call failed: Session terminated\nThe agent called browser_close itself at step 3 ("closing the browser since the task looks done") and then kept calling browser_navigate on the closed session for the remaining 20 steps.',
+    ], bucket="agent-course")
+    assert_read("regen", "browser-unavailable", [
+        "# [Bug]: ERROR tools.mcp_tool: MCP tool playwright/browser_run_code call failed: Session terminated - From Gateway sessions\nFrom a Hermes gateway client: Remote Playwright MCP calls results failed while same from Hermes Cli runs without issues.",
+    ], bucket="infra")
+
+
+def test_first_attempt_overload_rule_skips_negated_and_repeated_overloads():
+    # backend-overloaded-on-first-attempt read a negated overload ahead of the agent's own loop, and an app
+    # API overloaded on the first attempt whose retry got the same 503 (not cleared on retry).
+    assert_not_read("regen", "error-cleared-on-retry", [
+        'Our logs show the backend was not overloaded on the first attempt: the agent looped on the cookie modal, clicking "Preferences" 30 times without ever pressing "Accept".',
+    ], bucket="agent-course")
+    assert_not_read("regen", "error-cleared-on-retry", [
+        "The app's API server was overloaded on the first attempt and the retry got the same 503 Service Unavailable from /api/orders; the second attempt failed too. The checkout page shows \"Something went wrong\".",
+    ], bucket="product-uxux")
+    assert_read("regen", "error-cleared-on-retry", [
+        'Generating tests infinite load\nHighlighting code and clicking on context menu item "generate tests" brings up the window to provide tests and other code suggestions. However the window is loading infinitely.\nClosing the IDE and retying the process worked.\nProbably our backend been overload in first attempt... Please let us know if it happened again!',
+    ], bucket="transient")
+
+
+def test_overlap_rule_skips_flaky_navbar_overlap_during_scroll():
+    # layout-overlap-covers-control, since `navbar` was added, read a flaky CI test whose sticky navbar
+    # overlaps the button for a few ms of the scroll animation and passes on retry (transient before the change).
+    assert_not_read("regen", "product-broken", [
+        "checkout.spec.ts is flaky in CI: the navbar overlaps the Submit button for a few ms during the scroll animation, and the test passes on retry.",
+    ], bucket="transient")
+    assert_read("regen", "product-broken", [
+        "# Header nav overlaps theme/language selector on 1024-1279px viewports\nOn viewports between the `lg` breakpoint (1024px) and roughly 1280px, the full header nav (recursos/como funciona/.../GitHub badge) visually overlaps the theme toggle and language selector on the right.\n## Root cause (confirmed via Playwright measurements)\nThe header's inner container was capped at `max-w-6xl` (1152px).",
+        "# [BUG] RTL layout issues in desktop and mobile websites\n7. The icons aren't aligned, the horizontal margin is missing around the text, the menu button is overlapping with logo and the active page indicator isn't aligned",
+    ], bucket="product-uxux")
