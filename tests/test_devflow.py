@@ -2010,3 +2010,104 @@ def test_cosign_tlog_words_in_a_failing_go_test_are_the_tests():
         "Verifying artifact constellation-darwin-amd64: FAILED: could not find a matching valid signature entry: "
         "got unexpected errors unexpected tlog entry type, invalid signature: no signature found",
     ], bucket="trust_gate")
+
+
+def test_language_client_phrases_only_as_a_whole_log_line():
+    # language-client-start-failed read a program's own "starting client failed: ..." panic in a
+    # failing cargo test, and an Ansible task's "Restarting server failed: Job for ..." as an
+    # editor plugin that never started (plugin_startup, whose route outranks test and infra).
+    rust_test = (
+        "running 3 tests\n"
+        "test tests::pull_private_image ... FAILED\n\n"
+        "failures:\n\n"
+        "---- tests::pull_private_image stdout ----\n"
+        "thread 'tests::pull_private_image' panicked at src/lib.rs:12:10:\n"
+        "starting client failed: Os { code: 111, kind: ConnectionRefused, message: \"Connection refused\" }\n\n"
+        "failures:\n    tests::pull_private_image\n\n"
+        "test result: FAILED. 2 passed; 1 failed; 0 ignored\n"
+    )
+    assert_not_read("devflow", "plugin-init-error", [rust_test], bucket="test")
+    ansible = (
+        "TASK [app : restart service] ***************************************************\n"
+        "fatal: [web01]: FAILED! => {\"changed\": false, \"msg\": \"Restarting server failed: Job for app.service "
+        "failed because the control process exited with error code.\"}\n"
+        "PLAY RECAP *********************************************************************\n"
+        "web01 : ok=12 changed=3 unreachable=0 failed=1\n"
+    )
+    assert_not_read("devflow", "plugin-init-error", [ansible], not_bucket="plugin_startup")
+    assert_read("devflow", "plugin-init-error", [
+        "[Info  - 5:08:56 PM] \tfrom /usr/local/bundle/bin/bundle:25:in `<main>'\n"
+        "[Error - 5:08:56 PM] Starting client failed\nerror code 1\n",
+        "Starting client failed\n  Message: JSON RPC parse error: json: cannot unmarshal number into Go struct field\n  Code: -32700",
+        "[Error - 12:58:17 AM] Restarting server failed\n"
+        "Failed to initialize Language Support for Java due to Error: Pending response rejected since connection got disposed",
+    ], bucket="plugin_startup")
+
+
+def test_no_basic_auth_credentials_not_read_in_jest_pattern_or_mcp_launch():
+    # registry-no-basic-auth-credentials read Jest's toThrow expectation of the phrase
+    # ("Expected pattern: /no basic auth credentials/") as a refused pull (infra, ahead of the
+    # test route), and a docker-launched MCP server whose private image cannot be pulled as infra,
+    # though the same launch refused with the registry's "denied" lands in mcp_startup.
+    jest = (
+        "  ● registry client › pull › rejects a private image without login\n\n"
+        "    expect(received).toThrow(expected)\n\n"
+        "    Expected pattern: /no basic auth credentials/\n"
+        "    Received message: \"unauthorized: authentication required\"\n\n"
+        "Tests:       1 failed, 41 passed, 42 total\n"
+    )
+    assert_not_read("devflow", "dependency-fetch-refused", [jest], bucket="test")
+    mcp = (
+        "2025-03-01T10:12:01.201Z [DEBUG] MCP server \"aws-docs\": Starting connection with timeout of 30000ms\n"
+        "2025-03-01T10:12:03.554Z [DEBUG] MCP server \"aws-docs\": Server stderr: Unable to find image "
+        "'123456789012.dkr.ecr.us-east-1.amazonaws.com/mcp/aws-docs:latest' locally\n"
+        "docker: Error response from daemon: Head \"https://123456789012.dkr.ecr.us-east-1.amazonaws.com/v2/mcp/"
+        "aws-docs/manifests/latest\": no basic auth credentials.\n"
+        "2025-03-01T10:12:03.600Z [ERROR] MCP server \"aws-docs\" Connection failed: MCP error -32000: Connection closed\n"
+    )
+    assert_not_read("devflow", "dependency-fetch-refused", [mcp], bucket="mcp_startup")
+    assert_read("devflow", "dependency-fetch-refused", [
+        "Step 1/13 : FROM ************.dkr.ecr.ca-central-1.amazonaws.com/***********\n\n"
+        "--10 | time=\"2021-06-10T17:11:46Z\" level=fatal msg=\"Head https://************.dkr.ecr.ca-central-1"
+        ".amazonaws.com/v2/************: no basic auth credentials\"",
+        "Error response from daemon: Get https://x.dkr.ecr.us-west-2.amazonaws.com/v2/x/manifests/v1.6.3: "
+        "no basic auth credentials",
+    ], bucket="infra")
+
+
+def test_kcl_test_failed_assert_is_a_test_not_a_compile_error():
+    # kcl-coded-diagnostic read `kcl test`'s failed assert, which KCL reports as an
+    # EvaluationError (not AssertionError) at a _test.k position under "test_x: FAIL (3ms)",
+    # as a configuration that does not compile (compile, ahead of the test route).
+    kcl_test = (
+        "$ kcl test ./...\n"
+        "test_person: PASS (2ms)\n"
+        "test_person_age: FAIL (3ms)\n"
+        "error[E3M38]: EvaluationError\n"
+        " --> /home/runner/work/config/hello_test.k:7:1\n"
+        "  |\n"
+        "7 |     assert a.age == 123\n"
+        "  |\n"
+        "  |\n"
+        "--------------------------------------------------------------------------------\n"
+        "FAIL: 1/2\n"
+    )
+    kcl_test_msg = (
+        "test_person_age: FAIL (3ms)\n"
+        "error[E3M38]: EvaluationError\n"
+        " --> hello_test.k:7:1\n"
+        "  |\n"
+        "7 |     assert a.age == 123, \"age should be 123\"\n"
+        "  |  age should be 123\n"
+        "  |\n"
+    )
+    assert_not_read("devflow", "compile-diagnostic", [kcl_test, kcl_test_msg], bucket="test")
+    assert_read("devflow", "compile-diagnostic", [
+        "$ kcl main.k\n"
+        "error[E3M38]: EvaluationError\n"
+        " --> /Users/main.k:6:1\n"
+        "  |\n"
+        "6 | schema_in_main_k = SchemaInMainK(msg='I am the instance of SchemaInMainK')\n"
+        "  |  attribute 'msg' of SchemaInMainK is required and can't be None or Undefined\n"
+        "  |\n",
+    ], bucket="compile")
