@@ -4002,3 +4002,106 @@ def test_overlap_rule_skips_flaky_navbar_overlap_during_scroll():
         "# Header nav overlaps theme/language selector on 1024-1279px viewports\nOn viewports between the `lg` breakpoint (1024px) and roughly 1280px, the full header nav (recursos/como funciona/.../GitHub badge) visually overlaps the theme toggle and language selector on the right.\n## Root cause (confirmed via Playwright measurements)\nThe header's inner container was capped at `max-w-6xl` (1152px).",
         "# [BUG] RTL layout issues in desktop and mobile websites\n7. The icons aren't aligned, the horizontal margin is missing around the text, the menu button is overlapping with logo and the active page indicator isn't aligned",
     ], bucket="product-uxux")
+
+
+def test_inbox_delay_suspected_then_ruled_out_is_not_the_services():
+    # test-inbox-service-delayed read a Mailosaur/Mailtrap delay that the report first suspected and then
+    # ruled out (a negated or questioned mention, an app that never triggered the mail) as infra.
+    assert_not_read("replay", "runner-setup-error", [
+        "I first thought Mailosaur was slow, but the reset email is never triggered at all: POST /api/password-reset returns 500 and the mailer job is never enqueued.\n"
+        "Error: No matching messages found in time. By default, only messages received in the last hour are checked (use receivedAfter to override this).",
+        "It's not a delay with Mailosaur: the signup confirmation email is never queued by our app since the template refactor, so cy.mailosaurGetMessage times out.\n"
+        "Error: No matching messages found in time.",
+        "Is this a delay problem with Mailtrap? No - Mailtrap shows the email arrived instantly, but the verification link inside it points to "
+        "http://localhost:3000/undefined/verify, so the e2e test lands on a 404.",
+    ], bucket="product-defect")
+    assert_read("replay", "runner-setup-error", [
+        "The email is not landing in the MailoSaur inbox to perform the validation of the 6-digit code.\n"
+        "This issue occurred in March 2023, and it was observed that it was a delay problem with MailoSaur.\n"
+        "We can see that the test failed on the first run, but on the second attempt, it passed. However, in a large part, it is failing due to this delay with MailoSaur.\n"
+        "**ERROR:**\nNo matching messages found in time.",
+    ], bucket="infra")
+
+
+def test_idp_rate_limit_needs_the_tenant_and_no_negation():
+    # idp-test-tenant-rate-limited read the app's own 429 (X-RateLimit-Remaining: 0 from its /api after a
+    # login that merely went through Auth0 or Okta) and tests that no longer hit Auth0's limit as infra.
+    assert_not_read("replay", "runner-setup-error", [
+        "The e2e tests no longer hit the Auth0 rate limit since we cache the token per spec; the failure now is the profile page, "
+        "which throws TypeError: Cannot read properties of undefined (reading 'email') after login.",
+        "Cypress tests do not exceed the Auth0 rate limit any more (one login per spec). What remains: after saving, the project list still shows the old name until a reload.",
+        "Login via Auth0 works fine, but right after it GET /api/projects answers 429 Too Many Requests with X-RateLimit-Limit: 5, X-RateLimit-Remaining: 0 "
+        "after the dashboard's first load; the limiter introduced in #412 counts the SPA's polling requests. Regression since 2.3.0.",
+        "cy.request GET /api/v1/orders\nStatus: 429 - Too Many Requests\nHeaders: {x-ratelimit-limit: 100, x-ratelimit-remaining: 0}\n"
+        "The dashboard polls orders every 200ms after the Okta login redirect instead of every 20s, so the page throttles itself and the orders table stays empty.",
+    ], bucket="product-defect")
+    assert_read("replay", "runner-setup-error", [
+        "Improve logged in tests to avoid Auth0 rate limiting\nProblem:\nDev and Staging e2e tests sometimes hit Auth0 rate limiting, which contributes to flakey tests",
+        "Maybe it's just my Auth0 org? That's possible.\nThen I noticed this in my logs. Seems to be rate-limiting that's causing the issue!\n"
+        "```\n{X-RateLimit-Limit: 10}{X-RateLimit-Remaining: 0}{X-RateLimit-Reset: 1630781443}\n```",
+    ], bucket="infra")
+
+
+def test_stripe_error_stubbed_by_the_spec_is_the_apps_handling():
+    # stripe-test-mode-unavailable read Stripe's outage text that the spec itself planted with
+    # StripeMock.prepare_error (to check the app's handling, which then failed) as Stripe's test mode down.
+    assert_not_read("replay", "runner-setup-error", [
+        "Checkout when Stripe test mode returns an API error shows the retry banner\n"
+        "Failure/Error: expect(page).to have_content(\"Payment could not be processed, please retry\")\n"
+        "  expected to find text \"Payment could not be processed, please retry\" in \"Error while communicating with one of our backends. Sorry about that!\"\n"
+        "# stubbed with StripeMock.prepare_error(Stripe::APIError.new(\"Error while communicating with one of our backends. Sorry about that!\"), :new_charge)",
+        "it handles Stripe outages gracefully\n"
+        "StripeMock.prepare_error(Stripe::APIError.new(\"Test mode requests are temporarily disabled due to exceptionally high traffic.\"), :create_payment_intent)\n"
+        "Failure/Error: expect(response).to have_http_status(:service_unavailable)\n"
+        "  expected the response to have status code :service_unavailable (503) but it was :internal_server_error (500)\n"
+        "NoMethodError: undefined method `message' for nil:NilClass in app/controllers/payments_controller.rb:42",
+    ], bucket="product-defect")
+    assert_read("replay", "runner-setup-error", [
+        "(Status 503) Test mode requests are temporarily disabled due to exceptionally high traffic. Please contact us via https://support.stripe.com/contact "
+        "for more information if this problem persists.\nFailure/Error: @approved_card_token ||= Stripe::Token.create(card: stripe_card(:visa))\n"
+        "./spec/support/stripe_helpers.rb:24:in `stripe_token_approved'",
+        "We currently get sporadic failures when calling the Stripe test API from some of our server tests.\n"
+        "Here is an example error we get back from Stripe API:\n```\nError: Error while communicating with one of our backends. Sorry about that!\n```",
+    ], bucket="infra")
+
+
+def test_tests_broken_by_a_new_flow_need_the_suites_fixed_to_be_stale():
+    # ui-tests-broken-due-to-new-app-experience read a bare "e2e tests failing due to the new checkout flow"
+    # whose new flow itself was broken (button stays greyed out, users stuck, Back logs out) as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "E2E tests failing due to the new checkout flow: after entering the card, the Pay button stays greyed out and the order is never created. Reproduced by hand on staging.",
+        "The integration tests are failing due to the new onboarding flow - users get stuck on step 2 because the Next button stays disabled for valid emails.",
+        "Cypress e2e tests broke due to the new navigation: clicking Back from Settings now logs the user out and lands on /login instead of the previous page.",
+    ], bucket="product-defect")
+    assert_read("replay", "label-path-mismatch", [
+        "Bug 1381660 - Fixing XCUITests, KIFTests, EarlGrey Tests, and FxScreenGraph\n"
+        "This PR fixes the UITests that were broken due to the new onboarding experience - specifically, the fact that there is no longer "
+        "an accessible \"Start Browsing\" button on the first page to exit the onboarding overlay.",
+    ], bucket="stale-script")
+
+
+def test_recent_change_must_rename_a_label_the_test_looks_up():
+    # test-failing-due-to-recent-renaming-change read a change that removed a CSRF token or moved a session
+    # cookie (the app broken: 403, logged out) as a renamed label the test still looks up.
+    assert_not_read("replay", "label-path-mismatch", [
+        "test_checkout_submits_order fails due to the recent change removing the CSRF token from the payment form: submitting the form now returns 403 Forbidden.",
+        "login.spec.ts is broken due to the recent change moving the session cookie to a subdomain: after signing in, the user is logged out on the next page load.",
+    ], bucket="product-defect")
+    assert_read("replay", "label-path-mismatch", [
+        "[XCUITests] iPad Test: testUpdateTabCounter is failing due to missing updated\n"
+        "This test is failing when removing one tab from the top bar due to the recent change re-naming the tabs title in the tab tray.",
+    ], bucket="stale-script")
+
+
+def test_extra_or_second_thing_the_app_now_has_is_a_surplus_not_a_new_count():
+    # test-failing-because-app-now-has-more read an extra empty cart row and a second confirmation email
+    # sent twice (surpluses the app produced by mistake) as an expected count out of date.
+    assert_not_read("replay", "label-path-mismatch", [
+        "The test is failing because now there is an extra empty row in the cart after removing the last item, so the \"Your cart is empty\" message is never shown.",
+        "The tests are failing because now there is a second confirmation email sent for every order; the mailer is triggered twice since the webhook retry change.",
+    ], bucket="product-defect")
+    assert_read("replay", "label-path-mismatch", [
+        "I think the test is failing because if now there is a default tab when opening the app, when do the verification of the number of tabs it found 2 instead of 1, "
+        "at least that's the failure that I have seen on Bitrise for this test.\n"
+        "`/Users/vagrant/git/Tests/XCUITests/NavigationTest.swift:343 - XCTAssertEqual failed: (\"Optional(\"1\")\") is not equal to (\"Optional(\"2\")\")`",
+    ], bucket="stale-script")
