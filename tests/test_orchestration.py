@@ -2259,3 +2259,180 @@ def test_cargo_results_lost_on_a_git_branch_are_red_run_not_branch_handback():
         "branch of a `ParallelNode`, the final business state carried by `AsyncGenerator.Data.done(Map.of(...))` is lost.\n"
         "The `Data.done(...)` result value is discarded, so state produced at stream completion never reaches the graph state.",
     ], bucket="handback_missing")
+
+
+# Review of orchestration's rules added since 7161d6b (batches 497-498): each test names the
+# messages a new rule misread and the rule's own golden wording, which it must still read.
+
+RUST_A2A = """thread 'a2a::tests::follow_up_opens_new_task' panicked at src/a2a/client.rs:301:14:
+called `Result::unwrap()` on an `Err` value: JsonRpc { code: -32600, message: "Task 3b1c0d is in a terminal state (completed) and cannot be modified." }
+failures:
+    a2a::tests::follow_up_opens_new_task
+test result: FAILED. 17 passed; 1 failed"""
+
+JEST_A2A = """ FAIL  test/a2a/followup.spec.ts
+  \u25cf a2a_send \u203a starts a new task when the stored task has completed
+
+    JSON-RPC error: Task ed401f7a-9c1e is in a terminal state (completed) and cannot be modified. (Code: -32600)
+
+Tests:       1 failed, 11 passed, 12 total"""
+
+A2A_503 = ("The remote reviewer agent returned 503 Service Unavailable three times; its task 7f3a21 "
+           "is in terminal state: TaskState.failed, so the retry was rejected.")
+
+A2A_TIMEOUT = ("Verifier: subagent timed out after 300s waiting for the model (upstream request timeout); "
+               "Task a91c-22 is in a terminal state (failed) and cannot be modified.")
+
+PI_A2A = """When `a2a_send` is called with a stored `taskId` and the remote task is already in a terminal state (completed/failed/cancelled), the hub rejects the follow-up with:
+JSON-RPC error: Task ed401f7a-... is in a terminal state (completed) and cannot be modified. (Code: -32600)
+This surfaces as a red `\u274c A2A error` to the user, even though the intent was just to send a new message to the same agent."""
+
+
+def test_a2a_terminal_state_leaves_test_runs_and_overloads_alone():
+    # a2a-task-terminal-state-refused read a Jest spec and a Rust test red on the A2A error as a
+    # refused relay (its route comes before verification-red), and a task a 503 or a model timeout
+    # had failed as a refused relay too, though its note says the overload decides.
+    assert_not_read("orchestration", "relay-undeliverable", [RUST_A2A, JEST_A2A], bucket="verification_red")
+    assert_not_read("orchestration", "relay-undeliverable", [A2A_503], bucket="subagent_overloaded")
+    assert_not_read("orchestration", "relay-undeliverable", [A2A_TIMEOUT], bucket="stalled_no_progress")
+    assert_read("orchestration", "relay-undeliverable", [PI_A2A], bucket="relay_refused")
+
+
+RUST_POLICY = """thread 'policy::tests::peer_default_deny_allows_supervisor' panicked at crates/runtime/src/policy.rs:212:9:
+assertion `left == right` failed
+  left: Err(MessageNotAuthorized)
+ right: Ok(Delivered)
+test result: FAILED. 41 passed; 1 failed; 0 ignored"""
+
+HOLON = """- `InvokeAgent(target=existing_agent, agent_id=crypto-assistant)` \u88ab\u8fd0\u884c\u65f6\u62d2\u7edd\uff1a
+  {"kind":"not_found","message":"agent target was not found or is not available to this caller"}
+1. **peer\u2192peer \u9ed8\u8ba4\u5168\u62d2**\uff1a\u76ee\u6807 agent \u672a\u663e\u5f0f\u914d\u7f6e policy \u65f6 `allowed=false` \u2192 `MessageNotAuthorized`\uff08"caller is not authorized by the target message policy"\uff09\u3002"""
+
+
+def test_message_policy_rule_leaves_rust_test_red_alone():
+    # target-message-policy-not-authorized read a Rust unit test of the policy, red on
+    # `left: Err(MessageNotAuthorized)`, as a refused relay instead of a red run.
+    assert_not_read("orchestration", "relay-undeliverable", [RUST_POLICY], bucket="verification_red")
+    assert_read("orchestration", "relay-undeliverable", [HOLON], bucket="relay_refused")
+
+
+JEST_MARVEEN = """ FAIL  src/web/routes/messages.spec.ts
+  \u25cf POST /api/messages \u203a lets the owner send from the compose box
+
+    expect(received).toBe(expected) // Object.is equality
+
+    Expected: 200
+    Received: 403
+
+    Response body: {"error":"unknown agent 'user1' -- from must be a registered fleet agent id"}
+
+Tests:       1 failed, 23 passed, 24 total"""
+
+MARVEEN = ("Messages UI: owner can never send from the compose box (403 unknown agent)\n"
+           "On the dashboard Messages (inter-agent) page, every thread shows a compose box + send button, but when the "
+           "owner sends it always fails: unknown agent 'user1' -- from must be a registered fleet agent id. "
+           "The UI offers a send affordance the API always refuses for the owner.")
+
+
+def test_unregistered_sender_rule_leaves_jest_spec_red_alone():
+    # message-sender-not-registered-agent read a Jest spec of the messages route, red on the 403
+    # whose body quotes the guard, as a refused relay instead of a red run.
+    assert_not_read("orchestration", "relay-undeliverable", [JEST_MARVEEN], bucket="verification_red")
+    assert_read("orchestration", "relay-undeliverable", [MARVEEN], bucket="relay_refused")
+
+
+BUSY_STUCK = ('POST /api/agents/trader/message -> 409 {"code":"AGENT_BUSY","error":"agent is busy; message rejected"} '
+              "\u2014 trader has been stuck on the same tool call for 25 minutes, no new output since 14:02.")
+
+BUSY_NPM_TEST = """\u2717 npm test exited with code 1
+FAIL src/services/__tests__/messaging.spec.ts
+  \u25cf send-message \u203a queues instead of dropping when target is AGENT_BUSY
+    Error: AGENT_BUSY: message rejected"""
+
+CREWLY = ("[Enhancement] Queue messages when agent is AGENT_BUSY instead of dropping them\n"
+          "When `send-message` is called on a busy agent, the message is silently dropped. "
+          "The caller gets an error but there is no automatic retry or queue.")
+
+
+def test_busy_agent_rule_leaves_stuck_agents_and_test_runs_alone():
+    # busy-agent-refuses-message read an agent stuck on one tool call with no new output, whose
+    # AGENT_BUSY refusals are the stall's symptom, and an `npm test exited with code 1` run whose
+    # spec quotes AGENT_BUSY, as refused relays.
+    assert_not_read("orchestration", "relay-undeliverable", [BUSY_STUCK], bucket="stalled_no_progress")
+    assert_not_read("orchestration", "relay-undeliverable", [BUSY_NPM_TEST], bucket="verification_red")
+    assert_read("orchestration", "relay-undeliverable", [CREWLY], bucket="relay_refused")
+
+
+LANDLOCK_REVIEW = """Reviewer: BLOCKED
+1. [high] linux_sandbox.rs:210 \u2014 when Landlock is denied (ENOSYS on older kernels) we silently fall back to running unsandboxed; fail closed instead."""
+
+CODEX_LANDLOCK = ('Unable to execute repository commands due to sandbox denial ("error running landlock: '
+                  'Sandbox(LandlockRestrict)"). No files were modified, and no branch or commit could be created. '
+                  "Testing failed with pwd command immediately blocked (\u274c).")
+
+
+def test_landlock_rule_leaves_review_of_sandbox_code_alone():
+    # landlock-or-seccomp-setup-denied read a reviewer's BLOCKED finding about how the code handles a
+    # Landlock denial as an environment false red (its route comes before review-blocked).
+    assert_not_read("orchestration", "clean-env-green", [LANDLOCK_REVIEW], bucket="review_blocked")
+    assert_read("orchestration", "clean-env-green", [CODEX_LANDLOCK], bucket="environment_false_red")
+
+
+RUST_PROXY = """thread 'proxy::tests::allows_crates_io_through_allowlist' panicked at codex-rs/network-proxy/src/tests.rs:88:5:
+request to https://index.crates.io/config.json was blocked by the sandbox proxy (403 Forbidden)
+failures:
+    proxy::tests::allows_crates_io_through_allowlist
+test result: FAILED. 31 passed; 1 failed; 0 ignored"""
+
+PYTEST_PROXY = ("FAILED test_egress.py::test_pypi_is_allowlisted - urllib.error.HTTPError: HTTP Error 403: "
+                "request denied by egress proxy\n1 failed, 0 errors in 0.41s")
+
+RUFLO = ("`agentic-flow` (both the `@fix` tag and the default latest) fails to install because its dependency `sharp` "
+         "requires a native binary download (libvips) which is blocked by the sandboxed runner's proxy with HTTP 403 Forbidden.")
+
+
+def test_egress_proxy_rule_leaves_proxy_test_runs_alone():
+    # blocked-by-sandbox-egress-proxy read a Rust and a pytest run of an egress proxy's own
+    # allowlist tests, red on the block, as an environment false red instead of a red run.
+    assert_not_read("orchestration", "clean-env-green", [RUST_PROXY, PYTEST_PROXY], bucket="verification_red")
+    assert_read("orchestration", "clean-env-green", [RUFLO], bucket="environment_false_red")
+
+
+GO_IMAGE = """Our distroless runtime image ships no bash, so the entrypoint was rewritten in Go.
+--- FAIL: TestEntrypointArgs (0.00s)
+    entrypoint_test.go:42: got ["serve"], want ["serve" "--port=8080"]
+FAIL	github.com/acme/api/cmd/entrypoint	0.014s"""
+
+POWER_PACK = ("Fix-forward for the CI regression introduced by #449. `tests/test_check_ignored_additions.py` shells out "
+              "to real `git` and `bash` via subprocess. The Woodpecker `validate` step runs in "
+              "`ghcr.io/astral-sh/uv:python3.11-bookworm-slim`, which ships **bash but not git**, so the module raised "
+              "`FileNotFoundError` and failed CI.")
+
+
+def test_image_ships_rule_leaves_go_test_red_alone():
+    # image-ships-without-tool read a Go test red on the code written around a bash-less image
+    # (`--- FAIL: TestEntrypointArgs`) as an environment false red instead of a red run.
+    assert_not_read("orchestration", "clean-env-green", [GO_IMAGE], bucket="verification_red")
+    assert_read("orchestration", "clean-env-green", [POWER_PACK], bucket="environment_false_red")
+
+
+CODE_BEFORE_TESTS = [
+    "Soak gate failed before tests because network/retry.py has a SyntaxError on line 42 (unexpected indent).",
+    "Verification red: the required check failed before the tests because vitest could not load "
+    "src/api/client.ts, which no longer exports fetchWithRetry.",
+    "Taki: verification FAIL. The e2e gate failed before tests because tests/conftest.py still imports "
+    "download_fixture, renamed in this PR.",
+]
+
+ODYSSEY = ("Gradient Soak run 30562314191 at main SHA `3756e1bf` failed before tests because the shared development "
+           "image unconditionally downloaded the optional Claude Code CLI:\n"
+           "RUN curl -fsSL https://claude.ai/install.sh | bash -s -- stable\n"
+           "curl: (35) Recv failure: Connection reset by peer")
+
+
+def test_failed_before_tests_rule_reads_fetch_words_not_code_names():
+    # failed-before-tests-on-network-fetch read `network/retry.py`, `fetchWithRetry` and
+    # `download_fixture` (a path and code names in a code defect that stopped the suite) as a
+    # network fetch, and so an environment false red instead of a red gate.
+    assert_not_read("orchestration", "clean-env-green", CODE_BEFORE_TESTS, bucket="verification_red")
+    assert_read("orchestration", "clean-env-green", [ODYSSEY], bucket="environment_false_red")
