@@ -4105,3 +4105,106 @@ def test_extra_or_second_thing_the_app_now_has_is_a_surplus_not_a_new_count():
         "at least that's the failure that I have seen on Bitrise for this test.\n"
         "`/Users/vagrant/git/Tests/XCUITests/NavigationTest.swift:343 - XCTAssertEqual failed: (\"Optional(\"1\")\") is not equal to (\"Optional(\"2\")\")`",
     ], bucket="stale-script")
+
+
+def test_qodo_fatal_test_command_with_app_failure_or_network_reset_is_not_setup():
+    # generator-test-command-failed-to-run read Qodo's "Fatal: Error running test command", which Qodo prints
+    # for ANY nonzero exit of the suite, as tool set-up (infra) even when the output shows the app's 500 or a
+    # failed page assertion (product-uxux) or npm's ECONNRESET (transient).
+    assert_not_read("regen", "tool-setup-error", [
+        'AssertionError: Fatal: Error running test command. Are you sure the command is correct? "pytest --cov=. --cov-report=xml"\n'
+        'Exit code 1.\nStdout:\n'
+        'FAILED tests/test_api.py::test_login - requests.exceptions.HTTPError: 500 Server Error: Internal Server Error for url: http://localhost:8000/api/login\n'
+        'Stderr:',
+        'Fatal: Error running test command. Are you sure the command is correct? "pytest tests/"\nStdout:\n'
+        'E   AssertionError: expected the signup page to show "Welcome", got "Something went wrong" - the signup form on the app is broken since yesterday\'s deploy.',
+    ], bucket="product-uxux")
+    assert_not_read("regen", "tool-setup-error", [
+        'AssertionError: Fatal: Error running test command. Are you sure the command is correct? "npm test"\n'
+        'Exit code 1.\nStderr:\n'
+        'npm ERR! network request to https://registry.npmjs.org/jest failed, reason: read ECONNRESET\n'
+        'npm ERR! network This is a problem related to network connectivity.',
+    ], bucket="transient")
+    assert_read("regen", "tool-setup-error", [
+        'AssertionError: Fatal: Error running test command. Are you sure the command is correct? "pytest --cov=. --cov-report=term"\n'
+        'Stderr: \nCommand timed out',
+    ], bucket="infra")
+
+
+def test_ide_generate_tests_click_needs_an_ide_word_and_no_model_5xx():
+    # ide-extension-generate-tests-does-nothing read any 'clicked the "Generate Tests" button ... nothing happens'
+    # as the IDE extension's set-up (infra): a run summary of an app's own Generate Tests button that is broken
+    # (product-uxux) and a VS Code click that got OpenAI's 503 (transient) were both taken.
+    assert_not_read("regen", "tool-setup-error", [
+        'Clicked the "Generate Tests" button on the Test Plans page; nothing happens. No request is sent and the console '
+        'shows "TypeError: onGenerate is not a function", so the feature is broken and the test cannot continue.',
+    ], bucket="product-uxux")
+    assert_not_read("regen", "tool-setup-error", [
+        'In VS Code, when I click the "Generate Tests" command nothing happens for a while, then '
+        '"Error: 503 Service Unavailable from api.openai.com". Works a few minutes later.',
+    ], bucket="transient")
+    assert_read("regen", "tool-setup-error", [
+        'Set up the API key in the settings. Retarted vsCode, and clicked the "Generate Tests" button. Nothing Happens.',
+    ], bucket="infra")
+
+
+def test_playwright_webserver_error_quoted_as_fixed_is_not_setup():
+    # playwright-webserver-not-able-to-start read Playwright's webServer error even when the report quotes it as
+    # already fixed or gone, before its real failure: the agent clicking another button (agent-course) or the
+    # app's 404 (product-uxux) went to infra.
+    assert_not_read("regen", "tool-setup-error", [
+        'The "Process from config.webServer was not able to start" error is gone after I set the port, but now the generated '
+        'test clicks "Sign up" instead of the "Log in" button every time and never reaches the dashboard.',
+    ], bucket="agent-course")
+    assert_not_read("regen", "tool-setup-error", [
+        'Fixed the "Process from config.webServer was not able to start" problem by running npm install. Now the checkout '
+        'page itself returns 404 Not Found, so the test cannot proceed.',
+    ], bucket="product-uxux")
+    assert_read("regen", "tool-setup-error", [
+        'When I Try running the tests( auto.spec.ts) it gives :\nError: Process from config.webServer was not able to start. Exit code: 1',
+    ], bucket="infra")
+
+
+def test_agent_looping_on_its_own_docker_run_is_not_tool_container_handling():
+    # docker-container-name-already-in-use read Docker's name conflict as the tool's container handling (infra)
+    # when the agent itself ran the same `docker run --name` over and over (agent-course, repeated action).
+    assert_not_read("regen", "tool-setup-error", [
+        'The agent kept running `docker run --name web -p 3000:3000 app` and got "docker: Error response from daemon: Conflict. '
+        'The container name "/web" is already in use by container "9f2c1a". You have to remove (or rename) that container" '
+        'twelve times in a row, repeating the same command instead of reusing the running container.',
+    ], bucket="agent-course")
+    assert_read("regen", "tool-setup-error", [
+        'When I run the keploy in test mode, it showcases that\n```\nError response from daemon: Conflict. The container name '
+        '"/secAppecho" is already in use by container "d1144f8f28f17f4afdf0a1e02e8a924a0e99880ed9281cf6a78e95b7342dea95". '
+        'You have to remove (or rename) that container to be able to reuse that name.\n```',
+    ], bucket="infra")
+
+
+def test_generated_wrong_selector_or_endpoint_that_passed_on_rerun_is_a_blip():
+    # generated-tests-use-wrong-import-or-mock read "generated test(s) use/call the wrong ..." as the generator's
+    # course (agent-course) in reports of a first run that timed out and passed on a re-run or retry (transient).
+    assert_not_read("regen", "generated-test-off-course", [
+        'The generated test calls the wrong endpoint only on the first run after a cold start: the request timed out and '
+        'the retry picked the fallback URL. Re-running passes.',
+        'Generated tests used the wrong selector on the first run: the page had not finished loading (Timeout 30000ms '
+        'exceeded waiting for locator), a re-run with the same test passed.',
+    ], bucket="transient")
+    assert_read("regen", "generated-test-off-course", [
+        'Generated tests use incorrect sys.modules paths for mocking\nPDD-generated test files inconsistently use `sys.modules` '
+        'for pre-import mocking, often using **incorrect module paths** that don\'t match the actual import paths in the source code.',
+        '4. Check generated test:\n# Generated test imports wrong function:\n'
+        'from find_closest_elements import find_closest_elements  # Should be calculate_factorial',
+    ], bucket="agent-course")
+
+
+def test_generated_tests_failing_first_run_on_network_reset_is_a_blip():
+    # generated-tests-rarely-work-out-of-the-box read "generated tests don't work out of the box" as the model's
+    # wrong tests (agent-course) when the first run failed on a connection reset and the second run passed (transient).
+    assert_not_read("regen", "generated-test-off-course", [
+        "The generated tests don't work out of the box in CI: the first run fails with net::ERR_CONNECTION_RESET on the "
+        "login page and the second run passes.",
+    ], bucket="transient")
+    assert_read("regen", "generated-test-off-course", [
+        'Improve Tabnine test running. The new test mode is pretty good, but it takes a very long time to generate tests '
+        'this way, and they rarely work out of the box, which requires multiple rounds of running and correcting the test.',
+    ], bucket="agent-course")
