@@ -1673,3 +1673,88 @@ def test_a_tools_404_thread_not_found_is_not_the_runs_thread_gone():
         "$ tgpt -s \"How to update my system?\"\nSome error has occurred. Statuscode: 404\n"
         "{\"detail\":\"Assistant not found\"}",
     ], bucket="agent_deleted")
+
+
+# Review of agent-run's rules added since 7161d6b (batches 489 and 494).
+
+
+def test_dbg_terminate_process_code_of_mcp_server_timed_out_command_or_test_is_not_the_agents_kill():
+    # killed-windows-dbg-terminate-process read 0x40010004 / 1073807364 wherever it stood: an MCP
+    # server that exited with it (then 'Connection failed: MCP error -32000'), a tool command that
+    # Codex timed out, and a jest test expecting the code to map to a kill all went to killed.
+    assert_not_read("agent-run", "killed-text", [
+        '[MCP] Server "appmap" exited with code 0x40010004 (DBG_TERMINATE_PROCESS)\n'
+        'MCP server "appmap" Connection failed: MCP error -32000: Connection closed',
+        "■ exec_command failed: command timed out after 120000 milliseconds; `npm run dev` exited with code 1073807364",
+        " FAIL  src/__tests__/exitCodes.test.ts\n"
+        "  ● classifyExit › maps DBG_TERMINATE_PROCESS to killed\n"
+        "    expect(received).toBe(expected)\n"
+        '    Expected: "killed"\n'
+        '    Received: "crashed"',
+    ], bucket="unknown_non_zero")
+    assert_read("agent-run", "killed-text", [
+        "Process killed with `0x40010004` on Windows\n"
+        "Typically some time after startup, the RPC server is killed with a `0x40010004` exit code on Windows.",
+    ], bucket="killed")
+
+
+def test_ctrl_event_that_stops_a_tool_command_is_not_a_kill_of_the_agent():
+    # killed-windows-console-ctrl-event took any agent name within 60 characters after the verb, and
+    # had no 'without' negation: Codex's time-out of a tool command, whose CTRL_BREAK_EVENT 'terminated
+    # the pytest run spawned by codex' or whose CTRL_C_EVENT 'interrupts the running command without
+    # killing Codex', went to killed instead of the command time-out.
+    assert_not_read("agent-run", "killed-text", [
+        "■ exec_command failed: command timed out after 10000 milliseconds. On timeout Codex sends "
+        "CTRL_BREAK_EVENT to the process group, which terminated the pytest run spawned by codex.",
+        "■ exec_command failed: command timed out after 10000 milliseconds. The shell tool sent "
+        "CTRL_C_EVENT, which interrupts the running command without killing Codex.",
+    ], bucket="unknown_non_zero")
+    assert_read("agent-run", "killed-text", [
+        "A PowerShell process launched through a Codex task can attach to another launched console and send a console-wide\n"
+        "`CTRL_C_EVENT` that immediately terminates or interrupts the Codex App/task control plane as well as the intended\n"
+        "target process chain.",
+    ], bucket="killed")
+
+
+def test_taskkill_node_that_took_only_the_agents_mcp_servers_is_not_a_kill_of_the_agent():
+    # agent-killed-by-own-kill-all-by-image read any agent name within 20 characters after 'including':
+    # 'including Claude Code's MCP servers' / 'including the MCP servers Claude Code had started',
+    # beside Claude Code's own 'MCP server "x" Connection failed: MCP error -32000: Connection closed',
+    # went to killed although the session ran on and only its MCP servers were lost.
+    assert_not_read("agent-run", "killed-text", [
+        'MCP server "filesystem" Connection failed: MCP error -32000: Connection closed. Claude ran '
+        "`taskkill //IM node.exe` to restart the dev server; this kills all node processes, including "
+        "Claude Code's MCP servers.",
+        'MCP server "playwright" Connection failed: MCP error -32000: Connection closed\n'
+        "(after `taskkill //IM node.exe`, which kills every node process including the MCP servers "
+        "Claude Code had started)",
+    ], bucket="unknown_non_zero")
+    assert_read("agent-run", "killed-text", [
+        "When asked to restart a dev server or kill a stuck process, Claude sometimes uses broad process killers "
+        "like `taskkill //IM node.exe` (Windows) or `pkill node` (Unix). This kills ALL Node.js processes on the "
+        "system, including Claude Code's own infrastructure (MCP servers, file watchers, etc.), causing the "
+        "session to crash.",
+    ], bucket="killed")
+
+
+def test_input_token_refusal_inside_a_test_report_is_the_products_not_the_agents_context():
+    # context-input-tokens-over-model-limit read Vertex's 'input token count is … but model only
+    # supports up to …' and Agentforce's 'Request input tokens exceed model token limit' inside a
+    # pytest report of the product being built (its own Vertex / Einstein call failed in a test), and
+    # the context-exceeded route has no test-report guard, so both went to context_exceeded.
+    assert_not_read("agent-run", "context-exceeded", [
+        "FAILED tests/integration/test_summarize.py::test_summarize_whole_repo - google.api_core.exceptions."
+        "InvalidArgument: 400 Unable to submit request because the input token count is 1251952 but model only "
+        "supports up to 1048576. Reduce the input token count and try again.",
+        "=========================== short test summary info ============================\n"
+        "FAILED tests/test_einstein_client.py::test_generate_long_case - EinsteinError: Request input tokens "
+        "exceed model token limit. Reduce the input size.\n"
+        "1 failed, 41 passed in 12.31s",
+    ], bucket="unknown_non_zero")
+    assert_read("agent-run", "context-exceeded", [
+        "✕ [API Error: Failed to generate content: Unable to submit request because the input token count is "
+        "1251952 but model only supports up to 1048576. Reduce the input token count and try again. You can also "
+        "use the CountTokens API to calculate prompt token count and billable characters. Learn more: "
+        "https://cloud.google.com/vertex-ai/generative-ai/docs/learn/models]",
+        "Error : Request input tokens exceed model token limit. Reduce the input size.",
+    ], bucket="context_exceeded")
