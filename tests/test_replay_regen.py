@@ -4208,3 +4208,41 @@ def test_generated_tests_failing_first_run_on_network_reset_is_a_blip():
         'Improve Tabnine test running. The new test mode is pretty good, but it takes a very long time to generate tests '
         'this way, and they rarely work out of the box, which requires multiple rounds of running and correcting the test.',
     ], bucket="agent-course")
+
+
+def test_device_cloud_5xx_in_words_leaves_relayed_command_errors_and_the_apps_own_500():
+    # device-cloud-5xx-in-words read a WebDriver/Appium command error that the cloud grid relays
+    # in its 500 (element missing from the app, the app's JS crash), the app's own server trace
+    # after a form submit on a BrowserStack run, and a negated "not that SauceLabs returns error 500"
+    # as the cloud's blip (transient).
+    assert_not_read("regen", "browser-provider-server-error", [
+        "BrowserStack returns error 500 on the tap: An unknown server-side error occurred while processing the command. Original error: Could not find element with id 'com.shop:id/place_order'. Build 4.2 of the shop app no longer renders the Place order button on the cart screen.",
+        "Sauce Labs returns status code 500 for findElement: no such element: Unable to locate element: {\"method\":\"css selector\",\"selector\":\"#add-to-cart\"}. The product detail screen has no Add to cart button at all since the redesign.",
+        "BrowserStack returns status 500 on executeScript: javascript error: Cannot read properties of null (reading 'addEventListener') at main.3f2a9c.js:1:48213 - the shop's bundle crashes on load in Safari 16 and the cart never renders.",
+        "Our e2e suite on BrowserStack fails with internal server error 500 right after submitting the registration form:\nActiveRecord::RecordNotUnique in UsersController#create\nPG::UniqueViolation: ERROR: duplicate key value violates unique constraint \"index_users_on_email\"",
+        "It is not that SauceLabs returns error 500 - the session starts fine. The 500 Internal Server Error is thrown by the app under test: Django IntegrityError at /accounts/register/ on every submit of the form.",
+    ], bucket="product-uxux")
+    assert_read("regen", "browser-provider-server-error", [
+        "Benchmarks run on Sauce Labs fail with internal error 500\nError \"Error while extracting response for type\" / 500\nInternal errors of SauceLab are causing our CI checks to fail.\nManual re-triggering of the GitHub action workflows fixes the issue.",
+        "SauceLabs randomly returns error 502:\n14 10 2018 23:14:06.323:ERROR [launcher.sauce]: Can not start internet explorer 10.0 (Windows 7)\n  Failed to start Sauce Connect:\n  Download failed with status code: 502",
+        "Our mobile tests run on real phones in the SauceLabs cloud. Starting a test session there sometimes fails with a 500 error, and that single failure kills the whole CI job.",
+    ], bucket="transient")
+
+
+def test_browser_cloud_confirmed_their_fault_needs_the_provider_to_own_a_fault_a_rerun_clears():
+    # browser-cloud-confirmed-their-fault read "their" of another team (the app's pricing team owning
+    # a 500 on the cart seen in a BrowserStack run) and an SDK bug fixed in a numbered version
+    # as the cloud's passing fault (error-cleared-on-retry, transient).
+    assert_not_read("regen", "error-cleared-on-retry", [
+        "The BrowserStack run shows a 500 error on /cart; the pricing team confirmed it was on their side - a null pointer in the pricing service that breaks the cart for every user until they deploy a fix.",
+    ], bucket="product-uxux")
+    assert_not_read("regen", "error-cleared-on-retry", [
+        "BrowserStack error \"Cannot read properties of undefined (reading 'capabilities')\" from browserstack-node-sdk: the SDK maintainers confirmed it was their issue and fixed it in v1.31.2; with 1.31.1 the test generation crashes before any session starts.",
+    ], bucket="infra")
+    # A fault the provider owned that still fails on every run weeks later is no blip either.
+    assert_not_read("regen", "error-cleared-on-retry", [
+        "We opened a ticket about the BrowserStack error; they said it was on their end, but two weeks later the same session keeps failing with \"Unable to communicate to node\" on every run.",
+    ], not_bucket="transient")
+    assert_read("regen", "error-cleared-on-retry", [
+        "The error you got (\"Unable to communicate to node\"), I guess on March 2nd, was BrowserStack error. I got the same error that day, and later they confirmed that it was their fault and they have fixed it. Maybe you can try to run your tests again?",
+    ], bucket="transient")
