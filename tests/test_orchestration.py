@@ -2436,3 +2436,59 @@ def test_failed_before_tests_rule_reads_fetch_words_not_code_names():
     # network fetch, and so an environment false red instead of a red gate.
     assert_not_read("orchestration", "clean-env-green", CODE_BEFORE_TESTS, bucket="verification_red")
     assert_read("orchestration", "clean-env-green", [ODYSSEY], bucket="environment_false_red")
+
+
+def test_command_end_never_registered_leaves_test_reds_reviews_limits_and_stop_hooks_alone():
+    # command-end-never-registered read its "doesn't detect that the command has exited" /
+    # "waiting for the X command to finish ... already finished" wording as a stall (its route
+    # decides before every other one) inside texts of other buckets: a test runner's failure
+    # asserting that an executor detects a command's exit, a PR quoting the Trae issue title
+    # beside a red CI run, a reviewer's must-fix about a wait function, a 529 overload or a 429
+    # rate limit after the phrase (also a negated mention of the bug), Claude Code's
+    # "You've hit your limit", and a Stop hook's own input.
+    assert_not_read("orchestration", "stall-watchdog", [
+        "FAILED tests/test_terminal.py::test_run_command_detects_exit - AssertionError: executor did not detect that the command had exited within 5s\n"
+        "=================== 1 failed, 41 passed in 12.31s ===================",
+        " FAIL  src/terminal/__tests__/shellIntegration.test.ts > ShellIntegration > marks the command as done\n"
+        "AssertionError: expected false to be true // Object.is equality\n"
+        " \u276f the watcher never notices that the command has finished when the prompt marker is missing\n"
+        "Tests: 1 failed, 88 passed",
+        "PR #1302 fixes #1268 (Agent doesn't recognize when git commands have finished). "
+        "CI on this PR is red: 3 tests failed in packages/terminal (exit code 1).",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "stall-watchdog", [
+        "Verdict: NEEDS_CHANGES\nMust-fix:\n"
+        "1. src/agent/terminal.ts:142 `waitForCommand()` never detects that the command has exited when the child "
+        "closes stdout before the exit event; the agent will hang. Listen for 'exit' as well as 'close'.",
+    ], bucket="review_blocked")
+    assert_not_read("orchestration", "stall-watchdog", [
+        "Agent doesn't recognize when git commands have finished. It keeps waiting for the git command to finish even though "
+        "it already finished in the terminal; then the request fails with API Error: 529 "
+        '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+        "The agent is waiting for the npm test command to finish, even though it already completed in the terminal; the log "
+        "shows: API Error: 429 rate_limit_error - Number of request tokens has exceeded your per-minute rate limit. "
+        "Retrying in 30s (attempt 4/10)",
+        "Not the \"agent doesn't recognize when git commands have finished\" bug from #1268: this time the agent crashed with "
+        'Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}} before running anything.',
+    ], bucket="subagent_overloaded")
+    assert_not_read("orchestration", "stall-watchdog", [
+        "Claude stopped waiting for the build command to finish even though it already finished... "
+        "then: You've hit your limit \u00b7 resets 3pm (Europe/Berlin)",
+    ], bucket="usage_limit_mid_task")
+    assert_not_read("orchestration", "stall-watchdog", [
+        '{"hook_event_name":"Stop","stop_hook_active":true} The agent does not notice that the test command has finished '
+        "and the verifier blocks again: \"pytest: error: ModuleNotFoundError: No module named 'conftest'\"",
+    ], bucket="stop_hook_loop")
+    # Positive control: the Trae report the rule was written from, and hangs after a green test
+    # command (its summary lines must not trip the test-report vetoes).
+    assert_read("orchestration", "stall-watchdog", [
+        "Agent doesn't recognize when git commands have finished\n"
+        "when the agent actually completes some changes and wants to commit those, it gets stuck in an infinite loop "
+        "waiting for the git command to finish, even though it already successfully finished in the terminal.\n"
+        "it first calls 'git add .', which successfully runs in the terminal and stages all files but the agent is still "
+        "waiting forever on that command to be done",
+        "The agent waits for the pytest command to finish even though it already finished: the terminal shows "
+        "\"===== 42 passed in 3.10s =====\" but the agent still says \"Waiting for command to complete...\"",
+        "The agent doesn't notice when the jest command has finished: the terminal prints \"Tests:       42 passed, 42 total\" "
+        "and exits 0, but the agent keeps showing \"Running command...\" for ten minutes with no output.",
+    ], bucket="stalled_no_progress")
