@@ -4246,3 +4246,126 @@ def test_browser_cloud_confirmed_their_fault_needs_the_provider_to_own_a_fault_a
     assert_read("regen", "error-cleared-on-retry", [
         "The error you got (\"Unable to communicate to node\"), I guess on March 2nd, was BrowserStack error. I got the same error that day, and later they confirmed that it was their fault and they have fixed it. Maybe you can try to run your tests again?",
     ], bucket="transient")
+
+
+# Review of replay's rules added since 2d58101 (batch 501): each narrowed rule misread
+# messages of another bucket; these fail on the table at HEAD and pass on the narrowed one.
+
+PACT_OWN = ("Frontend Tools pushed a change to the pact search contract and renamed the interaction string. "
+            "The string defined in the provider state MUST be an exact match to what's defined as the interaction "
+            "in the contract. Otherwise, verification fails. Pact verification will fail until this is merged")
+
+
+def test_pact_rename_not_read_when_provider_answer_mismatches_or_tooling_fails():
+    # pact-interaction-renamed-provider-state-stale read a rename whose state was already updated while the
+    # provider's own answer still failed verification (a dropped body key, a 404 for a state-created claim),
+    # and the Pact tooling failing to load, as stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Pact verification failed for search-frontend.\n"
+        "We renamed the interaction description to \"a search for claims\" in the consumer and updated the provider "
+        "state to match. The provider state must be an exact match to the interaction, and it is now, yet verification still fails:\n"
+        "  1) Verifying a pact between search-frontend and vets-api Given claims exist - a search for claims returns a response which has a matching body\n"
+        "     $.data.total -> Expected 'total' (Integer) but it was missing\n"
+        "The serializer change in #4890 stopped emitting total for every search.",
+        "The consumer team renamed the interaction in the contract, and the provider state was renamed with it. "
+        "The pact now verifies the state, but the provider answers 404 for a claim the state just created:\n"
+        "Expected status 200 but was 404",
+    ], bucket="product-defect")
+    assert_not_read("replay", "label-path-mismatch", [
+        "Frontend renamed the interaction description in the pact; provider states must exactly match the interaction. "
+        "Verification cannot start: Error: Cannot find module '@pact-foundation/pact-core' / npm ERR! code ELIFECYCLE",
+    ], bucket="infra")
+    assert_read("replay", "label-path-mismatch", [PACT_OWN], bucket="stale-script")
+
+
+def test_newly_enforced_parameters_not_read_when_enforcement_is_unintended_or_hits_real_clients():
+    # api-tests-lack-newly-enforced-parameters read an enforcement the report says was not meant (a header that
+    # should have stayed optional, reverted) or that rejects real clients (health checks, Safari page loads) as
+    # tests left behind, stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "# Fix API tests missing required location params\n"
+        "API tests failing because the requests don't send the X-Request-Id header now required by the gateway. "
+        "The header was supposed to stay optional: the new middleware rejects every client that omits it, including the mobile app. Reverting #5120.",
+        "Integration tests fail because they lack the tenant parameter now required on /health. Health checks must never "
+        "require a tenant; the load balancer now marks all pods down and the site is unavailable.",
+        "Karate tests failing because they omit the Accept-Language header now validated by the API, and the production "
+        "web app omits it too: every page load from Safari returns 400 Bad Request.",
+    ], bucket="product-defect")
+    assert_read("replay", "label-path-mismatch", [
+        "# Fix API tests missing required location params\n"
+        "Fixes the TO API Tests failing because they lack required Location Parameters now enforced by the config generation.\n"
+        "Labeling bug, even though it isn't, because it fixes the tests being broken.",
+    ], bucket="stale-script")
+
+
+def test_empty_body_expectation_needs_an_added_status_or_error_message():
+    # api-test-expects-body-before-added-message read `add\w*` (so `Feature: address details`) and any added
+    # details or message (`add details to audit log entries`, `add message queue`) as the enhancement that gave
+    # the response a body, so REST Assured's failing empty-body check on another endpoint became stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "# Feature: address details on the customer profile\n"
+        "CustomerDeleteEndpointTest.java:1 | 1 expectation failed. Response body doesn't match expectation. Expected: is \"\"   "
+        "Actual: {\"status\":200,\"error\":\"java.lang.NullPointerException: Cannot invoke \\\"Address.getStreet()\\\" because \\\"address\\\" is null\"}",
+        "feat: add details to audit log entries\n"
+        "AuditEndpointTest > purgeReturnsEmptyBody FAILED\n"
+        "    1 expectation failed.\n"
+        "    Response body doesn't match expectation.\n"
+        "    Expected: is \"\"\n"
+        "      Actual: {\"purged\":0,\"error\":\"audit table locked\"}",
+        "feat: add message queue for invoice events\n"
+        "InvoiceDeleteTest.java:31 | 1 expectation failed. Response body doesn't match expectation. Expected: is \"\"   "
+        "Actual: {\"error\":\"queue unavailable, invoice not deleted\"}",
+    ], bucket="product-defect")
+    assert_read("replay", "label-path-mismatch", [
+        "# Enhancement: Add 404 response message\n"
+        "It seems like this is making some unit tests fail, too\n"
+        "explainability-service/src/test/java/org/kie/trustyai/service/endpoints/metrics/fairness/group/DisparateImpactRatioEndpointMemoryTest.java:1 | "
+        "1 expectation failed. Response body doesn't match expectation. Expected: is \"\"   Actual: 404 Not Found: The queried endpoint "
+        "\"/metrics/group/fairness/dir/request\" does not exist within TrustyAI.",
+    ], bucket="stale-script")
+
+
+def test_live_data_change_not_read_for_the_projects_own_staging_or_deployed_service():
+    # live-api-data-no-longer-matches-expected read data returned by the project's own services (a pricing
+    # service on staging right after its deploy, an orders service changed since the project's PR) as a third
+    # party's live data moving on, stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "The integration tests against staging are failing because the data returned by the pricing service no longer matches the expected totals:\n"
+        "  Expected: 100.00\n"
+        "  But was:  0.00\n"
+        "It started after this morning's deploy of pricing 2.3; every cart on staging shows a zero total.",
+        "The contract tests are failing, apparently because the responses sent by the orders service no longer match the expected schema: "
+        "`amount` comes back as a string (\"12.50\") instead of a number since #881.",
+    ], bucket="product-defect")
+    assert_read("replay", "label-path-mismatch", [
+        "# Integration tests are failing\n"
+        "The integration tests that download data from Wikipedia are failing, presumably because the data returned no longer matches the expected data:\n"
+        "Unexpected value for p.MaxUploadSize\n"
+        "  Expected: 4294967296\n"
+        "  But was:  5368709120",
+    ], bucket="stale-script")
+
+
+def test_key_now_required_not_read_for_postmans_own_api_or_the_apps_gateway():
+    # external-api-now-requires-key-tests-updated read Postman's own API key that newman needs to fetch the
+    # collection (the test tool's set-up) and the project's own gateway demanding a key so visitors get 401
+    # on public pages (the app's defect) as an external API's intended change, stale-script.
+    assert_not_read("replay", "label-path-mismatch", [
+        "CI tests failing: a Postman API key is now required to fetch the collection in `newman run https://api.getpostman.com/collections/1234`.\n"
+        "error: collection could not be loaded\n"
+        "  unable to fetch data from url \"https://api.getpostman.com/collections/1234\" - AuthenticationError\n"
+        "The Postman API requirements seem to have changed.",
+    ], bucket="infra")
+    assert_not_read("replay", "label-path-mismatch", [
+        "test: API key now required for the storefront API\n"
+        "Our e2e tests now send x-api-key with every request. Anonymous visitors get 401 on the home page since the gateway's "
+        "requirements have changed in the last deploy; nobody can browse the catalogue without signing in.",
+        "tests: an access token is now required on /public/status\n"
+        "The status page itself now shows \"401 Unauthorized\" to visitors; the API seems to have changed in release 4.2 and the public page is broken.",
+    ], bucket="product-defect")
+    assert_read("replay", "label-path-mismatch", [
+        "# [NT-0] test: API key now required for requests\n"
+        "Added missing API key to the header for the failing requests.\n"
+        "Payload.AddHeader(CSP_TEXT(\"x-api-key\"), CSP_TEXT(\"reqres-free-v1\"));\n"
+        "We use an external service (https://reqres.in/) for testing against a real API, and there requirements seem to have changed.",
+    ], bucket="stale-script")
