@@ -2161,3 +2161,43 @@ def test_licensee_log_mode_and_ort_rule_tests_are_not_a_licence_gate():
         "gathering licenses...\n6 packages and dependencies.\n\ncheck forbidden packages based on licenses...\n1 forbidden packages :\n\n    Unidecode (0.4.20) : GPL ['GNU General Public License v2 or later (GPLv2+)']\n\n      dependencies:\n\n          Unidecode << python-slugify << yoyo-migrations\n\n\n\ncheck authorized packages based on licenses...\n4 packages.\n\ncheck authorized packages...\n1 packages.\n\ncheck unknown licenses...\nnone",
         'Dependency Graph\n  Total Dependency Graph :: 761\n  Dependency Graph violations :: 0\nDependency Graph Results - Licensing\n  Loaded extra licensing information :: 9459\n  Total Dependencies in Graph :: 761\n  Dependency Graph violations :: 5\nTotal unacceptable alerts :: 5\nError: Unacceptable Threshold of Risk has been hit!\nError: Process completed with exit code 1.',
     ], bucket="trust_gate")
+
+
+def test_server_status_glyph_not_read_from_a_test_or_scan_scripts_failed_label():
+    # client-server-status-failed misread a shell script's result label `✗ Failed: <step>` (and its
+    # `✓ Passed:` / `✗ Failed:` summary and `... ✗ FAILED` per-test lines) in an MCP project's
+    # test or secret-scan run as a client's server status, sending test failures and a gitleaks
+    # finding to mcp_startup.
+    assert_not_read("devflow", "server-status-failed", [
+        "Running MCP server tests...\n"
+        "✗ Failed: MCP server integration tests\n",
+        "Test summary (mcp-inspector e2e): 14 tests passed, 2 tests failed\n"
+        "  ✓ Passed: 14\n"
+        "  ✗ Failed: 2\n",
+        "Testing MCP tools/list ... ✗ FAILED\n"
+        "Testing MCP tools/call ... ✓ PASSED\n"
+        "2 tests failed\n",
+    ], bucket="test")
+    assert_not_read("devflow", "server-status-failed", [
+        "==> gitleaks detect (mcp-registry)\n"
+        "Finding:     GITHUB_TOKEN=ghp_****************\n"
+        "Secret:      REDACTED\n"
+        "RuleID:      github-pat\n"
+        "File:        .mcp.json\n"
+        "1:02PM WRN leaks found: 1\n"
+        "✗ Failed: secret scan\n",
+    ], bucket="trust_gate")
+    assert_not_read("devflow", "server-status-failed", [
+        "==> Build release binary (mcp-proxy)\n"
+        "error[E0425]: cannot find value `transport` in this scope\n"
+        "  --> src/main.rs:42:9\n"
+        "✗ Failed: Build release binary\n",
+    ], bucket="compile")
+    assert_read("devflow", "server-status-failed", [
+        "Type:     sse\nURL:      http://127.0.0.1:8080/mcp\nStatus:   ✗ Failed\n"
+        "Error:    SSE error: Non-200 status code (400)",
+        "     ❯ 1. ft_generate_mcp_server  ✘ failed · Enter to view details",
+        "  Manage MCP servers\n     ❯ context7 · ✘ failed\n       sequential-thinking · ✘ failed",
+        "info: [MCP][azure-mcp-npx] ✗ Failed",
+        "postgresql: npx -y @modelcontextprotocol/server-postgres - ✗ Failed to connect",
+    ], bucket="mcp_startup")
