@@ -84,3 +84,16 @@ def checkout(shared_runs) -> Path:
 def default_run(shared_runs) -> tuple[subprocess.CompletedProcess[str], Path]:
     """``failtax report`` with no arguments, run from the checkout: (the run, its folder)."""
     return shared_runs[1], shared_runs[0] / "report"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The grouped tests first (``--dist loadgroup``): each group runs whole on one worker,
+    so a group handed out late (Spark, the report) keeps that worker busy after the other
+    has run out of tests; handed out first, the ungrouped tests fill in around it. The
+    order is the same on every worker (xdist requires it), and within a group it is kept."""
+    def group(item: pytest.Item) -> int:
+        mark = item.get_closest_marker("xdist_group")
+        if mark is None:
+            return 2
+        return 0 if (mark.args[0] if mark.args else mark.kwargs.get("name")) == "spark" else 1
+    items.sort(key=group)  # a stable sort: collection order within each rank
