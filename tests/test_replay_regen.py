@@ -4369,3 +4369,87 @@ def test_key_now_required_not_read_for_postmans_own_api_or_the_apps_gateway():
         "Payload.AddHeader(CSP_TEXT(\"x-api-key\"), CSP_TEXT(\"reqres-free-v1\"));\n"
         "We use an external service (https://reqres.in/) for testing against a real API, and there requirements seem to have changed.",
     ], bucket="stale-script")
+
+
+# Review of replay's new rules (since ed3c7fe): messages of other buckets they misread.
+
+
+def test_genuine_bug_denied_in_other_words_is_not_a_filed_product_bug():
+    # failure-tagged-product-bug read `isn't a genuine front-end bug` (a denial its vetoes
+    # only knew as `not a genuine`) as a filed product bug, over a renamed locator and over a
+    # runner that ran out of memory.
+    assert_not_read("replay", "app-bug-filed", [
+        "The failure isn't a genuine front-end bug: the data-testid of the save button was renamed in #4120, so we updated the locator.",
+    ], bucket="stale-script")
+    assert_not_read("replay", "app-bug-filed", [
+        "This isn't a genuine front-end bug: Cypress timed out because the CI runner ran out of memory.",
+    ], bucket="infra")
+    assert_read("replay", "app-bug-filed", [
+        "In tackling `create_data_block_with_chart.robot` , I found the following genuine front-end bugs:\n* EES-6052 - footnote updates not appearing in already-viewed data blocks.",
+        "# Quarantine model serving tests due to [Product Bug: RHOAIENG-29340]",
+    ], bucket="product-defect")
+
+
+def test_tests_broken_by_a_package_rename_are_not_a_stale_label_path():
+    # script-names-stale-or-outdated-locators' new `tests broken by/after ... rename` branch read
+    # a renamed npm package (the suite's own support file failing to import it) as a renamed
+    # control of the page; the test tool failing to set up is infra.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Cypress tests broken after the package rename: Error: Cannot find module '@acme/cypress-commands' from /app/cypress/support/e2e.ts",
+        "Cypress tests broken by the package rename: Error: Cannot find module '@acme/test-utils' from cypress/support/e2e.ts",
+    ], bucket="infra")
+    assert_read("replay", "label-path-mismatch", [
+        "# Fix UI tests broken after new section rename\nWe didn't run circle tests for this contributor PR, which broke the UI tests.\nIt's purely a test issue, with an easy fix.",
+    ], bucket="stale-script")
+
+
+def test_label_change_that_shipped_broken_is_the_apps():
+    # failure-due-to-control-text-change read a test failing `due to the button label change`
+    # as a stale label path when the report says the new label shipped broken: an untranslated
+    # key users see, a button that no longer triggers validation.
+    assert_not_read("replay", "label-path-mismatch", [
+        'The checkout e2e test fails due to the button label change: the new label "Pay now" was never added to the German locale, so users see "checkout.pay_now" on the button.',
+        'The registration spec fails due to the button text change: the new "Create account" button no longer triggers validation, so invalid emails are accepted.',
+    ], bucket="product-defect")
+    assert_read("replay", "label-path-mismatch", [
+        "# Playwright tests broken\nDue to a change of the menu names, the creation of anode in playwright is currently broken.",
+        "to prevent failing test due to button text change",
+    ], bucket="stale-script")
+
+
+def test_redesign_that_left_a_wrong_value_is_the_apps():
+    # tests-failing-after-redesign read tests `failing after the redesign` as stale when the
+    # report says the page now shows a wrong value (a wrong order total, a cart badge that no
+    # longer counts), over the failed assertion that names it.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Cypress tests are failing after the redesign: the total on the order summary is wrong, expected $42.00 but the page shows $0.00.",
+        "Playwright tests are failing after the redesign: expect(locator).toHaveCount(3) failed, received 0 - the cart badge no longer counts items added from the wishlist.",
+    ], bucket="product-defect")
+    assert_read("replay", "label-path-mismatch", [
+        "# fix failing tests due to redesign\nIn the redesign process we refactored some components and the ids or identifiers used in the playwright tests have now changed and the tests are failing in github actions.",
+    ], bucket="stale-script")
+
+
+def test_changed_page_that_now_misbehaves_is_the_apps():
+    # tests-failing-after-pages-changed read `pages have been changed so our smoke tests are
+    # failing` as stale when the report goes on to say the changed page misbehaves (a login
+    # that loops on valid credentials, a subtotal that is wrong).
+    assert_not_read("replay", "label-path-mismatch", [
+        "The login form has been changed so our smoke tests are failing: after submitting valid credentials the page reloads and shows the form again.",
+        "The cart page has been changed so our smoke tests are failing: the subtotal is wrong after removing an item.",
+    ], bucket="product-defect")
+    assert_read("replay", "label-path-mismatch", [
+        "# Make smoke test sign-in step resilient to button text changes\nDfE Sign-In pages have been changed slightly on `pre-prod` so our smoke tests are failing on `staging` which is preventing deploys to `production`.",
+    ], bucket="stale-script")
+
+
+def test_control_removed_by_mistake_is_not_a_moved_control():
+    # test-broken-by-reordered-or-moved-control read a spec `broken since the export button was
+    # removed` as left behind by an intended change when the report says the removal was a
+    # mistake (its vetoes knew only `by mistake`).
+    assert_not_read("replay", "label-path-mismatch", [
+        "The e2e spec is broken since the export button was removed in #812; removing it was a mistake, the export is gone from the toolbar and we need it back.",
+    ], bucket="product-defect")
+    assert_read("replay", "label-path-mismatch", [
+        "# Fix Selenium tests\nFixes\n- `AddingST` (broken since first tab was moved to popup dialog - #3415)\n- `SearchingST` (broken since menu button was removed - #3535)",
+    ], bucket="stale-script")
