@@ -1758,3 +1758,86 @@ def test_input_token_refusal_inside_a_test_report_is_the_products_not_the_agents
         "https://cloud.google.com/vertex-ai/generative-ai/docs/learn/models]",
         "Error : Request input tokens exceed model token limit. Reduce the input size.",
     ], bucket="context_exceeded")
+
+
+# instance-lock-stale-or-false read a tool's own hint ("make sure no other instance is running",
+# "If you are sure no other instance is running, delete … gateway.pid") and a stale PID file the
+# reporter suspected and ruled out as the reporter's finding, sending live refusals to unknown_non_zero.
+def test_stale_lock_rule_ignores_tool_hints_and_a_ruled_out_stale_pid():
+    assert_not_read("agent-run", "instance-lock-stale", [
+        "Error: could not acquire lock /home/me/.hermes/gateway.lock: another gateway instance is already running (PID 4121).\n"
+        "Please make sure no other instance is running, then try again.",
+        "ERROR gateway.run: another gateway instance is already running (PID 5512).\n"
+        "If you are sure no other instance is running, delete ~/.hermes/gateway.pid and start again.",
+        "I first thought a stale gateway.pid caused the refusal, but ps shows the old gateway (PID 2231) is still running: "
+        "'Gateway already running (pid 2231)'. Killing it fixed it.",
+    ], bucket="live_elsewhere")
+    assert_read("agent-run", "instance-lock-stale", [
+        "# Bug: Stale gateway.pid causes gateway restart loop after crash/SIGKILL\n"
+        "2. Host rebooted during a short window. Daemon died ungracefully.\n"
+        "   ERROR gateway.run: PID file race lost to another gateway instance. Exiting.",
+        "✗ A gateway is already running under systemd (user) for this profile.\n"
+        "This happens even though no conflicting instance actually exists — it appears to be the "
+        "duplicate-instance guard false-triggering against its own state.",
+    ], bucket="unknown_non_zero")
+
+
+# another-instance-running-zh read ClawX's "另一个实例正在运行" when the reporter says the lock file was
+# left behind ("残留") and the process had already exited ("已经退出", "没有任何 … 进程"): a stale lock
+# (unknown_non_zero), misread as a live copy (live_elsewhere).
+def test_zh_instance_refusal_with_leftover_lock_is_not_a_live_copy():
+    assert_not_read("agent-run", "other-instance-holds", [
+        "启动时提示\"另一个实例正在运行\"，但任务管理器里没有任何 ClawX 进程，锁文件是上次崩溃后残留的，删除 clawx.instance.lock 后就能启动。",
+        "每次打开都提示另一个实例正在运行，实际上进程已经退出了，是锁文件残留导致的。",
+    ], bucket="unknown_non_zero")
+    assert_read("agent-run", "other-instance-holds", [
+        "从 v0.3.0 更新到 v0.3.1 后，ClawX 无法正常启动，提示\"另一个实例正在运行\"。\n"
+        "- Gateway 启动的 Python 子进程变成孤儿进程\n- 孤儿进程持有 `clawx.instance.lock` 锁文件",
+    ], bucket="live_elsewhere")
+
+
+# address-in-use-holder-named-other-copy read "the holder is another process" (lsof naming a dev
+# server) and "the holder is not the other agent" as the machine's other agent: port clashes with an
+# unrelated program (spawn_failure) went to live_elsewhere.
+def test_port_holder_that_is_just_another_process_is_not_the_other_agent():
+    assert_not_read("agent-run", "other-instance-holds", [
+        "Error: listen EADDRINUSE: address already in use :::3000\n"
+        "lsof -i :3000 says the holder is another process: my Next.js dev server program was using the port.",
+        "could not bind 34334: Address already in use. I checked with lsof: the holder is not the other agent, "
+        "the docker-proxy service was using the port.",
+    ], bucket="spawn_failure")
+    assert_read("agent-run", "other-instance-holds", [
+        "peer channel disabled: could not bind 34334: Address already in use\n"
+        "the peer port is not configurable on `agent run`, so the holder is almost always this machine's *other* agent "
+        "(a service from `install.sh` plus a hand-started copy).",
+    ], bucket="live_elsewhere")
+
+
+# context-empty-response-due-to-size read an empty response said NOT to be due to context length as a
+# full context window: an empty answer (no_output) went to context_exceeded.
+def test_empty_response_said_not_due_to_context_stays_no_output():
+    assert_not_read("agent-run", "context-exceeded", [
+        "WARNING: empty response from model, not due to context length (prompt 1,204 tokens of 128k); "
+        "finish_reason=stop with no content.",
+    ], bucket="no_output")
+    assert_read("agent-run", "context-exceeded", [
+        "Model returned empty response after all retries due to context size",
+    ], bucket="context_exceeded")
+
+
+# empty-output-empty-provider-turn read goose's bug title quoted as an installed fix beside another
+# failure (a Rust panic, a config parse error) as this run's empty turn: a crash (unknown_non_zero)
+# went to no_output.
+def test_empty_provider_turn_quoted_as_a_fix_is_not_the_failure():
+    assert_not_read("agent-run", "empty-output", [
+        "goose 1.9.2 (has the fix for \"Empty provider turn (no tool calls, no text) silently ends the reply loop\")\n"
+        "thread 'main' panicked at crates/goose/src/agents/agent.rs:412:9:\n"
+        "called `Option::unwrap()` on a `None` value",
+        "Upgraded past the empty provider turn fix, but the run still exits with code 1: Error: Failed to parse config "
+        "file ~/.config/goose/config.yaml: invalid type: map, expected a string at line 12",
+    ], bucket="unknown_non_zero")
+    assert_read("agent-run", "empty-output", [
+        "Empty provider turn (no tool calls, no text) silently ends the reply loop with no response or error\n"
+        "goose can silently terminate a turn with **no response and no error** whenever a provider returns an "
+        "*empty* completion (no tool calls **and** no text).",
+    ], bucket="no_output")
