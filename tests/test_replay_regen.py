@@ -4453,3 +4453,112 @@ def test_control_removed_by_mistake_is_not_a_moved_control():
     assert_read("replay", "label-path-mismatch", [
         "# Fix Selenium tests\nFixes\n- `AddingST` (broken since first tab was moved to popup dialog - #3415)\n- `SearchingST` (broken since menu button was removed - #3535)",
     ], bucket="stale-script")
+
+
+# Review of regen's rules added since ed3c7fe: each test names the messages of another bucket a new
+# rule misread (they must no longer get its signal and must land where they belong) and the rule's
+# own wording from its golden case (it must still be read).
+
+
+def test_page_not_loaded_rule_leaves_network_throttle_and_mistyped_url_alone():
+    # app-page-cannot-be-loaded-not-wait-time read a page lost to a reset connection without `net::`
+    # or to the site's 429, and a page a model or generated test reached by a mistyped URL, as the
+    # app's own page failing to render (product-uxux).
+    assert_not_read("regen", "product-broken", [
+        "Some pages can't be loaded, not related to the waiting time: Error: page.goto: ERR_CONNECTION_RESET at http://staging.local/admin; our Wi-Fi dropped during the run.",
+        "The page cannot be loaded, and it is not related to the waiting time: the site answers 429 Too Many Requests because eight workers hit it from the same IP at once.",
+    ], bucket="transient")
+    assert_not_read("regen", "product-broken", [
+        "Claude guessed the URL /dashbaord, so it ended on a page that cannot be loaded; this is not related to the wait time, the right route is /dashboard.",
+        "Step 4: navigated to a page that can't be loaded, not due to the loading time: the generated test typed the URL with a typo (/setings instead of /settings).",
+    ], bucket="agent-course")
+    assert_read("regen", "product-broken", [
+        "BUG: Rendering exception and timeout\n"
+        "This is most likely the reason why the front-end E2E test always loses an element and fails immediately after cy.login\n"
+        "When we enter the dashboard panel for the first time, there will be a random page that cannot be loaded, which has nothing to do with the waiting time.",
+    ], bucket="product-uxux")
+
+
+def test_submit_error_banner_beside_lost_connection_or_agent_input_is_not_the_product():
+    # app-problem-submitting-your-response read the form's "Sorry, there was a problem submitting
+    # your response" banner as the product failing a valid submission even when the connection was
+    # lost or the request timed out (transient), and when the model typed into the wrong field or
+    # left a mandatory question unanswered (agent-course).
+    assert_not_read("regen", "product-broken", [
+        "Sorry, there was a problem submitting your response. Please check your internet connection and try again.\n"
+        "POST https://forms.example.ca/api/submit net::ERR_INTERNET_DISCONNECTED",
+        "Submitting the form showed \"Sorry, there was a problem submitting your response.\" The request timed out after 30000ms while the staging network was down; the same submission went through a minute later.",
+    ], bucket="transient")
+    assert_not_read("regen", "product-broken", [
+        "Step 7: browser_click on \"Submit\" -> banner \"Sorry, there is a problem submitting your response\". Claude typed the phone number into the Email field, so the form rejected it; the right field is #email.",
+        "Claude left the mandatory \"Province\" question unanswered and pressed Submit; the form showed \"Sorry, there is a problem submitting your response\" and marked the question as required.",
+    ], bucket="agent-course")
+    assert_read("regen", "product-broken", [
+        "When I test out a form in /Test, I get an error saying \"Sorry there is a problem submitting your response\" within the dotted border.",
+    ], bucket="product-uxux")
+
+
+def test_no_success_notice_after_rightly_refused_input_is_the_agents_course():
+    # app-submit-no-success-notice read a submit the form rightly held back (a required field left
+    # empty, an invalid card number or date the generated test or model typed) as the product's
+    # submit ending without its success notice.
+    assert_not_read("regen", "product-broken", [
+        "Step 6: clicked Submit, but it did not show a success message: the Email field was left empty, so the form outlined it in red.",
+        "Clicked \"Place order\" and it did not show a confirmation page: the generated test filled the card number with 1234 5678, which the checkout rightly rejects as an invalid card.",
+        "Clicking Save did not show a success toast: Claude typed \"tomorrow\" into the Due date field, which the app rightly refuses as an invalid date.",
+    ], bucket="agent-course")
+    assert_read("regen", "product-broken", [
+        "Clicking on Submit your app never returns a success or completion\n"
+        "Clicking on Submit your app does not return a success or completion notice",
+    ], bucket="product-uxux")
+
+
+def test_app_auth_refusing_every_request_after_the_first_is_not_a_tool_bug():
+    # every-call-after-the-first-fails read the app's own API answering 401 after the first request
+    # (its broken refresh-token rotation) as a tool client failing identically (infra).
+    assert_not_read("regen", "identical-failure-repeated", [
+        "After the first successful request, all subsequent requests fail with HTTP 401 Unauthorized from the app's own /api/orders endpoint: its refresh-token rotation is broken, so every user is signed out after one call.",
+    ], bucket="product-uxux")
+    assert_read("regen", "identical-failure-repeated", [
+        "I discovered a bug with the browser tools (browser_navigate, browser_snapshot, browser_screenshot, etc.). After the first successful use of any browser tool, all subsequent calls fail with the error:\n"
+        "`Error executing browser_navigate: no close frame received or sent`\n"
+        "The issue appears to be in the cptr browser client. The WebSocket connection to the CDP server is not closed properly after the first use. The CDP server sends no \"close frame\", which causes a keepalive ping timeout.",
+    ], bucket="infra")
+
+
+def test_session_creation_failed_needs_a_real_grid_and_not_a_concurrency_cap():
+    # device-cloud-session-creation-failed read a device cloud refusing a session for its
+    # concurrency cap (a capacity blip) as the tool side's failure (infra), and took a bare "grid"
+    # (the app's own data grid) as a Selenium grid, reading the app's "Session creation failed"
+    # toast after login as the test browser not starting.
+    assert_not_read("regen", "browser-unavailable", [
+        "Sauce Labs: session creation failed: maximum concurrent sessions reached for this account (5 of 5 VMs in use); the job started once another build finished.",
+        "LambdaTest grid: session creation failed, too many concurrent sessions on this plan; the queued build went through ten minutes later.",
+    ], bucket="transient")
+    assert_not_read("regen", "browser-unavailable", [
+        "After login the dashboard's data grid stays empty and the app shows \"Session creation failed\" in a red toast; the /api/session endpoint of the app rejects every valid user.",
+    ], bucket="product-uxux")
+    assert_read("regen", "browser-unavailable", [
+        "As intern has problems with testingbot (#488), it not only fails to run the tests, but runs the session four times. each time eating up minutes by doing nothing.\n"
+        "This is the same problem as #516. Intern retries up to `environmentRetries` times if a session fails to be created. TestingBot is broken, creates the session, then redirects to the wrong URL so Leadfoot thinks the session creation failed. This is not an Intern bug, but a bug in TestingBot.",
+    ], bucket="infra")
+
+
+def test_test_lab_timeout_beside_the_apps_own_5xx_is_the_product():
+    # test-lab-gcloud-run-timed-out-or-crashed read gcloud's `(gcloud.firebase.test.android.run)
+    # timed out` as Test Lab's blip (transient) even when the matrix waited on the app's own 500 or
+    # 502, which the rule is decided before.
+    assert_not_read("regen", "tool-service-server-error", [
+        "ERROR: (gcloud.firebase.test.android.run) timed out\n"
+        "Every test in the matrix hit HTTP 500 Internal Server Error from our staging backend at /api/login, so the instrumentation waited on the spinner until the run's limit.",
+        "ERROR: (gcloud.firebase.test.ios.run) timed out\n"
+        "The app's checkout returned 502 Bad Gateway on each device and the XCUITest waited for the receipt screen until Test Lab gave up.",
+    ], bucket="product-uxux")
+    assert_read("regen", "tool-service-server-error", [
+        "Still a flake here and there, though. Here's one from tip of tree:\n"
+        "https://cirrus-ci.com/task/5126493739155456?command=main#L2835\n"
+        "ERROR: (gcloud.firebase.test.android.run) timed out\n"
+        "Should we check for this specific string and retry the test?\n"
+        "It seems it failed first with 500 ^^\n"
+        "> ERROR: gcloud crashed (MetadataServerException): HTTP Error 500: Internal Server Error",
+    ], bucket="transient")
