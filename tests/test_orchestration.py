@@ -2492,3 +2492,140 @@ def test_command_end_never_registered_leaves_test_reds_reviews_limits_and_stop_h
         "The agent doesn't notice when the jest command has finished: the terminal prints \"Tests:       42 passed, 42 total\" "
         "and exits 0, but the agent keeps showing \"Running command...\" for ten minutes with no output.",
     ], bucket="stalled_no_progress")
+
+
+# remote-connection-lost-to-sleep (machine-sleep, routed 3rd, before stalls, failed notifications and red runs)
+# read a step that RULES OUT sleep ("I never let the computer sleep", "we don't let the machine sleep") as a
+# sleep report, and read a jest or pytest failure of a sleep-inhibition test ("sleep not inhibited",
+# "wait for the host to sleep" beside "disconnected" / "tunnel connection is interrupted") as a slept machine.
+def test_negated_sleep_step_and_sleep_inhibit_test_failures_are_not_machine_sleep():
+    assert_not_read("orchestration", "machine-sleep", [
+        "Agent stalled: no progress for 600s\n"
+        "This is not the machine: I never let the computer sleep (caffeinate -dims is running), yet the session "
+        "disconnected in the middle of `npm run build`, the single long foreground command with no output.",
+        "worker-2 was cut off mid-task: no output for 10 minutes while it ran the full e2e suite in the foreground.\n"
+        "It's not sleep: the build host is a server and we don't let the machine sleep. The SSH session "
+        "disconnected after the watchdog killed it.",
+    ], bucket="stalled_no_progress")
+    assert_not_read("orchestration", "machine-sleep", [
+        "<task-notification>\n<status>failed</status>\n"
+        "<summary>Agent \"implement-auth\" failed: API connection lost while writing the final report</summary>\n"
+        "</task-notification>\n"
+        "Not the laptop: I never let the machine sleep during runs. git log shows both commits are in and all "
+        "acceptance criteria are met.",
+    ], bucket="notification_failed_work_done")
+    assert_not_read("orchestration", "machine-sleep", [
+        "FAIL src/tunnel/sleepInhibitor.spec.ts\n"
+        "  \u25cf tunnel keepalive \u203a keeps the connection when preventSleep is set\n"
+        "    expect(received).toBe(expected)\n"
+        "    Expected: \"connected\"\n"
+        "    Received: \"disconnected\"\n"
+        "    sleep not inhibited: power assertion was released before the tunnel closed\n"
+        "Tests: 1 failed, 14 passed",
+        "FAILED tests/test_tunnel.py::test_reconnect_after_host_sleep - AssertionError: tunnel connection is interrupted\n"
+        "    # wait for the host to sleep, then check the session\n"
+        "1 failed, 22 passed in 3.41s",
+    ], bucket="verification_red")
+    assert_read("orchestration", "machine-sleep", [
+        "[JetBrains Gateway] Connection doesn't recover\n"
+        "The workspaces list in Gitpod's Provider main screen from JetBrains Gateway gets empty after leaving the "
+        "computer alone for a while or having it go to sleep\n"
+        "Error log:\n"
+        "gitpod.io: connection permanently closed\n"
+        "kotlinx.coroutines.JobCancellationException: StandaloneCoroutine was cancelled; "
+        "job=StandaloneCoroutine{Cancelled}@6cc8f31c",
+        "Remote tunnels: Sleep not inhibited on macOS\n"
+        "* `remote.tunnels.access.preventSleep: true`\n"
+        "* Connected to the tunnel from a different system and open a workspace\n"
+        "* Wait for the system to sleep\n"
+        "* Observe that tunnel connection is interrupted while navigating files in the workspace",
+        # an imperative workaround is not a denial: still read
+        "Remote tunnels: tunnel connection is interrupted overnight\n"
+        "Steps: connect from another machine, then wait for the host to sleep. The tunnel connection is "
+        "interrupted and never recovers.\n"
+        "Workaround for now: don't let the machine sleep (caffeinate).",
+    ], bucket="stalled_machine_sleep")
+
+
+# refuses-own-delegated-work (relay-refused, routed before review blocks, environment false reds and red runs)
+# read a negated refusal ("did not refuse its own assigned task") ahead of an environment-only red, a reviewer's
+# CHANGES_REQUESTED / "Verdict: BLOCKED" on the PM-directive fix, and a jest failure of a test named
+# "does not refuse its own delegated work" as a refused relay.
+def test_negated_refusal_reviews_of_the_fix_and_its_failing_test_are_not_relay_refused():
+    assert_not_read("orchestration", "relay-refused", [
+        "The engineer did not refuse its own assigned task this time; it ran the suite and 3 tests are red, but only "
+        "on Node 22 \u2014 on a clean Node 20 environment the same commit is green (the ESM loader change breaks "
+        "jest's module mocking).",
+    ], bucket="environment_false_red")
+    assert_not_read("orchestration", "relay-refused", [
+        "Review: CHANGES_REQUESTED\n"
+        "The new disclaimer in dispatch_prompt() is appended only for engineers; ticketing agents will still refuse "
+        "their own delegated work when the worktree's CLAUDE.md carries the PM directive. Add it to every dispatch "
+        "and add a test.",
+        "**Verdict: BLOCKED**\n"
+        "1. src/pm/dispatch.py:88 \u2014 the disclaimer is only added for engineer agents, so ticketing agents still "
+        "refuse their own delegated work.\n"
+        "Evidence owed: a transcript of a ticketing dispatch after the fix.",
+    ], bucket="review_blocked")
+    assert_not_read("orchestration", "relay-refused", [
+        "FAIL tests/dispatch.spec.ts\n"
+        "  \u25cf delegation directive \u203a engineer agent does not refuse its own delegated work\n"
+        "    expect(received).toBe(expected)\n"
+        "    Expected: \"implemented\"\n"
+        "    Received: \"refused\"\n"
+        "Tests:       1 failed, 41 passed, 42 total",
+        " FAIL  tests/delegation.spec.ts > PM directive scoping > workers no longer refuse their own assigned tasks\n"
+        "Error: Timed out waiting for the engineer's report",
+    ], bucket="verification_red")
+    assert_read("orchestration", "relay-refused", [
+        "postmortem(trusty-mpm): subagents read the PM's CLAUDE.md mandatory-delegation directive and refuse their "
+        "own delegated work\n"
+        "**Failure mode:** worktree/project CLAUDE.md files carry the PM's \"YOU ARE STRICTLY FORBIDDEN FROM DOING "
+        "ANY WORK DIRECTLY \u2014 delegate everything\" directive. Delegated implementation agents (engineers, "
+        "ticketing) read that file as part of project context and conclude THEY must not implement, refusing or "
+        "re-delegating their own assigned work.\n"
+        "**Occurrences:** the #2451 merge refusal loop and the #2485 ticketing refusal (2026-07-11/12 session); "
+        "mitigated since by hand-adding a disclaimer to every dispatch prompt (\"that directive governs the PM "
+        "orchestrator only, NOT you \u2014 you are the specialist the work was delegated to\"), which has worked in "
+        "all subsequent dispatches.",
+        # an expected-behaviour line is not a denial: still read
+        "trusty-mpm: ticketing agent refuses work\n"
+        "**Expected:** delegated agents should not refuse their own assigned work.\n"
+        "**Actual:** the ticketing agent reads the PM's CLAUDE.md \"delegate everything\" directive and refuses its "
+        "own assigned work, asking the PM to delegate it instead.",
+    ], bucket="relay_refused")
+
+
+# parallel-results-reduced-to-status (handback-missing, routed before review blocks, Stop hooks and sentinel
+# waits) read a reviewer's CHANGES_REQUESTED / "Verdict: BLOCKED" on the formatter fix, a parent that schedules
+# wake-ups to wait for reports nobody writes, and a parallel run whose children all timed out as a lost handback.
+def test_reviews_of_the_formatter_wakeup_waits_and_timed_out_children_are_not_handback_missing():
+    assert_not_read("orchestration", "handback-missing", [
+        "Review: CHANGES_REQUESTED\n"
+        "formatResultsSummary() in this PR still returns only a per-task status line, not the child agents' output; "
+        "the issue asks for finalOutput. Please read finalOutput and add a test.",
+        "**Verdict: BLOCKED**\n"
+        "src/subagent/format.ts:284 \u2014 parallel mode still returns only the status summary, not the children's "
+        "text. Evidence owed: a parallel run transcript showing each child's finalOutput.",
+    ], bucket="review_blocked")
+    assert_not_read("orchestration", "handback-missing", [
+        "The parent returned only an aggregate status, so it scheduled a ScheduleWakeup every 5 minutes to check "
+        "whether the children's reports had appeared; nobody ever writes them and it keeps waking up.",
+    ], bucket="sentinel_wait_loop")
+    assert_not_read("orchestration", "handback-missing", [
+        "pi-subagents: parallel run returned only an aggregate status\n"
+        "run_parallel: 0 succeeded, 3 timed out after 600000ms\n"
+        "None of the three children produced a report before the timeout.",
+    ], bucket="stalled_no_progress")
+    assert_read("orchestration", "handback-missing", [
+        "subagent: parallel tasks return only metrics, not child output\n"
+        "In parallel mode (`tasks`), the `subagent` tool result sent back to the parent model contains only a "
+        "per-task metrics line, not the child agents' text. Single mode (`task`) returns the child's `finalOutput`.\n"
+        "`formatResultsSummary` (line 284) builds status plus `progressSummary` and does not read `finalOutput`",
+        "enhancement(pi-conductor): surface task IDs and summaries from parallel work\n"
+        "`conductor_run_parallel_work` completed successfully but returned only a terse aggregate status:\n"
+        "ran 2 parallel conductor task(s) with runtime=headless runs=2; 2 succeeded, 0 need follow-up\n"
+        "It did not include task IDs, worker IDs, run IDs, terminal states, latest progress, completion summaries, "
+        "or suggested next inspection commands.\n"
+        "The parent workflow immediately needed follow-up tool calls just to discover what ran",
+    ], bucket="handback_missing")
