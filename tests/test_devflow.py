@@ -2201,3 +2201,208 @@ def test_server_status_glyph_not_read_from_a_test_or_scan_scripts_failed_label()
         "info: [MCP][azure-mcp-npx] ✗ Failed",
         "postgresql: npx -y @modelcontextprotocol/server-postgres - ✗ Failed to connect",
     ], bucket="mcp_startup")
+
+
+# Review of devflow's rules added since ed3c7fe: the messages each one misread, and its own wording.
+
+SNYK_0005 = """ERROR   Authentication error (SNYK-0005)
+        Authentication credentials not recognized, or user access is not provisioned.
+        Revise credentials and try again, or request access from your Snyk
+        administrator.
+
+        Use `snyk auth` to authenticate.
+
+Status:  401 Unauthorized"""
+
+SNYK_NPM_TEST = """> network-pulse@2.0.0 test /home/travis/build/mozilla/network-pulse
+> snyk test --file=package.json && run-s test:**
+snyk test requires an authenticated account. Please run `snyk auth` and try again.
+npm ERR! Test failed.  See above for more details."""
+
+SEMGREP_LOGGED_IN = ("Cannot run `semgrep ci` while logged in and with explicit config. "
+                     "Use semgrep.dev to configure rules to run.")
+
+SWC_JEST_WORKAROUND = r"""thread '<unnamed>' panicked at 'called `Result::unwrap()` on an `Err` value: LayoutError', /home/runner/.cargo/registry/src/index.crates.io-6f17d22bba15001f/rkyv-0.7.42/src/impls/core/mod.rs:266:67
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+thread '<unnamed>' panicked at /Users/runner/.cargo/registry/src/index.crates.io-6f17d22bba15001f/swc-0.272.1/src/plugin.rs:162:14:
+failed to invoke plugin: failed to invoke plugin on 'Some("/Users/dlabrecq/Work/hcs/repos/hybrid-committed-spend-ui/src/api/options/detailsOption.test.ts")'
+
+Caused by:
+ FAIL  src/api/options/detailsOption.test.ts js transform plugin at jest_workaround
+  ● Test suite failed to run
+
+    failed to handle: failed to invoke plugin: failed to invoke plugin on 'Some("/Users/dlabrecq/Work/hcs/repos/hybrid-committed-spend-ui/src/api/options/detailsOption.test.ts")'
+
+    Caused by:
+        0: failed to invoke `jest_workaround` as js transform plugin at jest_workaround
+        1: RuntimeError: unreachable
+
+      at Compiler.transformSync (node_modules/@swc/core/index.js:244:29)
+      at transformSync (node_modules/@swc/core/index.js:351:21)
+      at Object.process (node_modules/@swc/jest/index.js:73:45)"""
+
+VITE_DASHBOARD = """[plugin:vite:react-babel] /home/project/src/components/Dashboard.tsx: Unexpected token (46:4)
+
+/home/project/src/components/Dashboard.tsx:46:4
+
+44 |        </div>
+45 |      </div>
+46 |    );
+   |      ^"""
+
+
+def test_snyk_auth_rule_leaves_failing_tests_that_quote_snyks_auth_error():
+    # snyk-cli-not-authenticated (routed to infra before test) read a failing test that
+    # expects Snyk's wording as a CLI that could not authenticate: the Snyk CLI's own jest
+    # acceptance test, a Go test of snyk-ls, a wrapper's pytest.
+    assert_not_read("devflow", "scanner-setup-failed", [
+        """ FAIL  test/jest/acceptance/snyk-test/auth-errors.spec.ts (12.345 s)
+  ● snyk test › with an invalid token › prints the SNYK-0005 authentication error
+
+    expect(received).toContain(expected) // indexOf
+
+    Expected substring: "Authentication error (SNYK-0005)"
+    Received string:    "ERROR   Unspecified Error (SNYK-CLI-0000)
+            Something went wrong running the command."
+
+      42 |       });
+      43 |       expect(code).toEqual(2);
+    > 44 |       expect(stderr).toContain('Authentication error (SNYK-0005)');
+         |                      ^
+
+Test Suites: 1 failed, 212 passed, 213 total
+Tests:       1 failed, 1834 passed, 1835 total""",
+        """--- FAIL: TestCLIScanner_AuthFailure_ReportsSnyk0005 (0.03s)
+    cli_scanner_test.go:118:
+        \tError Trace:\t/home/runner/work/snyk-ls/snyk-ls/infrastructure/cli/cli_scanner_test.go:118
+        \tError:      \t"ERROR   Unspecified Error (SNYK-CLI-0000)" does not contain "Authentication error (SNYK-0005)"
+        \tTest:       \tTestCLIScanner_AuthFailure_ReportsSnyk0005
+FAIL
+FAIL\tgithub.com/snyk/snyk-ls/infrastructure/cli\t1.204s""",
+        """    def test_snyk_missing_token(run_scan):
+        result = run_scan(env={"SNYK_TOKEN": ""})
+>       assert "snyk test requires an authenticated account" in result.stderr
+E       AssertionError: assert 'snyk test requires an authenticated account' in 'Testing /tmp/proj...\\n'
+
+tests/test_snyk_wrapper.py:57: AssertionError
+=========================== short test summary info ============================
+FAILED tests/test_snyk_wrapper.py::test_snyk_missing_token - AssertionError: assert 'snyk test requires an authenticated account' in 'Testing /tmp/proj...\\n'
+========================= 1 failed, 41 passed in 3.12s =========================""",
+    ], bucket="test")
+    assert_read("devflow", "scanner-setup-failed", [SNYK_0005, SNYK_NPM_TEST], bucket="infra")
+
+
+def test_semgrep_refusal_rule_leaves_semgreps_own_failing_e2e_tests():
+    # semgrep-ci-refused-to-start (routed to infra before test) read Semgrep's own pytest e2e
+    # tests, failing while they assert the refusal is printed, as a CI job semgrep refused.
+    assert_not_read("devflow", "scanner-setup-failed", [
+        """    def test_fail_on_explicit_config_when_logged_in(run_semgrep, mocker):
+        result = run_semgrep(subcommand="ci", options=["--config", "p/python"], assert_exit_code=2)
+>       assert "Cannot run `semgrep ci` while logged in and with explicit config" in result.stderr
+E       AssertionError: assert 'Cannot run `semgrep ci` while logged in and with explicit config' in 'Scan was limited to files tracked by git.\\n'
+
+tests/default/e2e/test_ci.py:1412: AssertionError
+=========================== short test summary info ============================
+FAILED tests/default/e2e/test_ci.py::test_fail_on_explicit_config_when_logged_in - AssertionError: assert 'Cannot run `semgrep ci` while logged in and with explicit config' in 'Scan was limited to files tracked by git.\\n'
+================= 1 failed, 318 passed, 4 skipped in 211.40s ==================""",
+        """FAILED tests/default/e2e/test_login.py::test_login - AssertionError: assert 'API token not valid. Try to run `semgrep logout` and `semgrep login` again.' in 'Saved login token\\n\\n        e2...n'
+=================== 1 failed, 96 passed, 2 skipped in 58.02s ===================""",
+    ], bucket="test")
+    assert_read("devflow", "scanner-setup-failed", [SEMGREP_LOGGED_IN], bucket="infra")
+
+
+def test_swc_plugin_rule_leaves_snapshot_and_call_count_failures_and_full_disks():
+    # swc-wasm-plugin-invoke-failed (plugin_startup, routed before everything but the gates)
+    # read a jest run where another suite failed toMatchSnapshot or toHaveBeenCalled (matchers
+    # that print no `Expected:`, so test-assertion-words missed them) beside one suite's plugin
+    # failure, and a plugin whose compiled-module cache could not be written on a full disk.
+    assert_not_read("devflow", "plugin-init-error", [
+        """ FAIL  src/components/Button.test.tsx
+  ● Button › renders the primary variant
+
+    expect(received).toMatchSnapshot()
+
+    Snapshot name: `Button renders the primary variant 1`
+
+    - Snapshot  - 1
+    + Received  + 1
+
+    -   class="btn btn-primary"
+    +   class="btn btn-primary btn-lg"
+
+ FAIL  src/components/Modal.test.tsx
+  ● Test suite failed to run
+
+    failed to handle: failed to invoke plugin: failed to invoke plugin on 'Some("/home/runner/work/web/web/src/components/Modal.test.tsx")'
+
+    Caused by:
+        0: failed to invoke `@swc/plugin-styled-components` as js transform plugin at node_modules/@swc/plugin-styled-components/swc_plugin_styled_components.wasm
+        1: RuntimeError: unreachable
+
+      at Compiler.transformSync (node_modules/@swc/core/index.js:244:29)
+
+ › 1 snapshot failed.
+Snapshot Summary
+ › 1 snapshot failed from 1 test suite. Inspect your code changes or press `u` to update them.
+
+Test Suites: 2 failed, 31 passed, 33 total
+Tests:       1 failed, 212 passed, 213 total
+Snapshots:   1 failed, 40 passed, 41 total""",
+        """ FAIL  src/hooks/useAuth.test.ts
+  ● useAuth › calls onLogout when the session expires
+
+    expect(jest.fn()).toHaveBeenCalled()
+
+    Expected number of calls: >= 1
+    Received number of calls:    0
+
+      31 |     act(() => jest.advanceTimersByTime(60_000));
+    > 32 |     expect(onLogout).toHaveBeenCalled();
+
+ FAIL  src/hooks/useTheme.test.ts
+  ● Test suite failed to run
+
+    failed to handle: failed to invoke plugin: failed to invoke plugin on 'Some("/app/src/hooks/useTheme.test.ts")'
+
+    Caused by:
+        0: failed to invoke `jest_workaround` as js transform plugin at jest_workaround
+        1: RuntimeError: unreachable
+
+Test Suites: 2 failed, 18 passed, 20 total
+Tests:       1 failed, 96 passed, 97 total""",
+    ], bucket="test")
+    assert_not_read("devflow", "plugin-init-error", [
+        """thread '<unnamed>' panicked at /Users/runner/.cargo/registry/src/index.crates.io-6f17d22bba15001f/swc-0.273.24/src/plugin.rs:166:14:
+failed to invoke plugin: failed to invoke plugin on 'Some("/home/ci/app/src/pages/_app.tsx")'
+
+Caused by:
+    0: failed to invoke `/home/ci/app/node_modules/@swc/plugin-emotion/swc_plugin_emotion.wasm` as js transform plugin at /home/ci/app/node_modules/@swc/plugin-emotion/swc_plugin_emotion.wasm
+    1: Failed to create plugin instance
+    2: failed to write the compiled module to the cache at /home/ci/app/.swc/plugins/v7_linux_x86_64_8.0.0
+    3: No space left on device (os error 28)""",
+    ], bucket="infra")
+    assert_read("devflow", "plugin-init-error", [SWC_JEST_WORKAROUND], bucket="plugin_startup")
+
+
+def test_vite_parse_error_rule_leaves_failing_tests_of_the_overlay_text():
+    # vite-plugin-parse-error-in-source (compile, routed before test) read a failing test of
+    # the error overlay (Vite's or a React plugin's own playground test) that quotes the
+    # overlay's parse error as the project's own syntax error.
+    assert_not_read("devflow", "syntax-error", [
+        """ FAIL  playground/react/__tests__/react.spec.ts > shows the babel syntax error in the overlay
+AssertionError: expected '[plugin:vite:react-babel] /playground/react/App.jsx: Unexpected token (12:4)' to contain 'Unexpected token, expected ","'
+ ❯ playground/react/__tests__/react.spec.ts:88:27
+
+ Test Files  1 failed | 41 passed (42)
+      Tests  1 failed | 512 passed (513)""",
+        """ FAIL  test/overlay.spec.ts
+  ● error overlay › names the plugin that parsed the file
+
+    expect(received).toContain(expected) // indexOf
+
+    Expected substring: "[plugin:vite:react-swc] /src/App.tsx: Unexpected token"
+    Received string:    "[plugin:vite:react-swc] × Expected ',', got '<eof>'"
+
+Tests:       1 failed, 23 passed, 24 total""",
+    ], bucket="test")
+    assert_read("devflow", "syntax-error", [VITE_DASHBOARD], bucket="compile")
