@@ -4562,3 +4562,110 @@ def test_test_lab_timeout_beside_the_apps_own_5xx_is_the_product():
         "It seems it failed first with 500 ^^\n"
         "> ERROR: gcloud crashed (MetadataServerException): HTTP Error 500: Internal Server Error",
     ], bucket="transient")
+
+
+# Review of regen's rules added since 89c4ac0: messages of other buckets they misread.
+
+_MISUSED = ("System.InvalidOperationException: Misused header name. Make sure request headers are used with "
+            "HttpRequestMessage, response headers with HttpResponseMessage, and content headers with HttpContent objects.")
+
+
+def test_restler_engine_failure_on_socket_or_reported_flaky_is_not_restlers_code():
+    # restler-engine-checker-exception read `Restler engine failed` / `Exception … applying checker` whatever
+    # exception reached the checker: RESTler's own socket error to a service being redeployed, a gateway's 429,
+    # and a failure the report calls flaky or says happens sometimes all went to infra as RESTler's code.
+    assert_not_read("regen", "tool-code-error", [
+        "Nightly fuzz-lean job went red:\n"
+        "ERROR: Restler engine failed. See logs in /agent/_work/1/s/restler/Fuzz directory for more information.\n"
+        "EngineStdOut.txt ends with\n"
+        "Exception Exception Creating Socket: [Errno 110] Connection timed out applying checker "
+        "<checkers.invalid_dynamic_object_checker.InvalidDynamicObjectChecker object at 0x7f3a1c2b5e50>\n"
+        "The staging API was being redeployed at that minute; re-running the same pipeline an hour later "
+        "finished with no errors.",
+        "ERROR: Restler engine failed. See logs in /work/Fuzz directory for more information.\n"
+        "network.testing log: every request after 10:02 got HTTP/1.1 429 Too Many Requests with Retry-After: 60 "
+        "from the API gateway's rate limit.\n"
+        "Exception 429 Too Many Requests applying checker <checkers.use_after_free_checker.UseAfterFreeChecker object at 0x7f1c>",
+        "ERROR: Restler engine failed. See logs in /agent/_work/3/s/Fuzz directory for more information.\n"
+        "This is flaky on our build agents, about one run in five; the others finish the whole grammar.",
+        "ERROR: Restler engine failed. See logs in /agent/_work/3/s/Fuzz directory for more information.\n"
+        "Only happens sometimes on our build agents; the next run finishes the whole grammar.",
+    ], bucket="transient")
+    assert_read("regen", "tool-code-error", [
+        "The out of the box demo_server compiles OK but running `fuzz` causes Restler to exit with errors:\n\n"
+        "`ERROR: Restler engine failed. See logs in /home/joachim/src/elux_fuzz/Fuzz directory for more information.`\n\n"
+        "EngineStdErr.txt is empty and `EngineStdOut.txt` has:\n\n```\n2022-09-01 13:13:51.184: Generation: 2 \n"
+        "Exception substring not found applying checker <checkers.invalid_value_checker.InvalidValueChecker "
+        "object at 0x7f482060ee30>\n```",
+    ], bucket="infra")
+
+
+def test_misused_header_name_from_the_app_or_a_generated_test_is_not_the_recorders():
+    # dotnet-misused-header-name read .NET's `InvalidOperationException: Misused header name` anywhere: the app's
+    # own Kestrel log behind a failed checkout, a 500's problem details from the app's API, and a generated xUnit
+    # test that put Content-Type on DefaultRequestHeaders all went to infra as WireMock.Net's proxy code.
+    assert_not_read("regen", "tool-code-error", [
+        'Checkout step: clicking "Place order" shows "Something went wrong" and the network tab has POST /api/orders 500.\n'
+        "The app's server log:\n"
+        "fail: Microsoft.AspNetCore.Diagnostics.ExceptionHandlerMiddleware[1]\n"
+        "      An unhandled exception has occurred while executing the request.\n"
+        "      " + _MISUSED + "\n"
+        "         at System.Net.Http.Headers.HttpHeaders.GetHeaderDescriptor(String name)\n"
+        "         at Shop.Payments.StripeGatewayClient.ChargeAsync(Order order) in /src/Shop.Payments/StripeGatewayClient.cs:line 57\n"
+        "         at Shop.Api.Controllers.OrdersController.Place(PlaceOrderRequest req)",
+        "POST /api/invoices returned 500 Internal Server Error\n"
+        '{"type":"https://tools.ietf.org/html/rfc9110#section-15.6.1","title":"An error occurred while processing '
+        'your request.","status":500,"detail":"' + _MISUSED + '\\n   at Billing.Api.Clients.TaxServiceClient.QuoteAsync()"}\n'
+        "The invoice page never loads, so the test cannot get to the Pay button.",
+    ], bucket="product-uxux")
+    assert_not_read("regen", "tool-code-error", [
+        "Failed Shop.Api.Tests.OrdersApiTests.CreateOrder_ReturnsCreated [12 ms]\n"
+        "  Error Message:\n"
+        "   " + _MISUSED + "\n"
+        "  Stack Trace:\n"
+        "     at System.Net.Http.Headers.HttpHeaders.GetHeaderDescriptor(String name)\n"
+        "     at System.Net.Http.Headers.HttpHeaders.Add(String name, String value)\n"
+        "     at Shop.Api.Tests.OrdersApiTests.CreateOrder_ReturnsCreated() in /src/Shop.Api.Tests/OrdersApiTests.cs:line 31\n"
+        "The generated test adds Content-Type to client.DefaultRequestHeaders instead of setting it on the StringContent.",
+    ], bucket="agent-course")
+    assert_read("regen", "tool-code-error", [
+        "When we try to record a request with HttpMethod as post, then we are getting error as below.\n```\n"
+        + _MISUSED + "\n"
+        "   at System.Net.Http.Headers.HttpHeaders.CheckHeaderName(String name)\n"
+        "   at System.Net.Http.Headers.HttpHeaders.Add(String name, IEnumerable`1 values)\n"
+        "   at WireMock.Http.HttpClientHelper.<SendAsync>d__1.MoveNext()\n```",
+    ], bucket="infra")
+
+
+def test_model_call_failure_under_testspark_frames_is_a_blip_not_the_plugins_code():
+    # ide-test-generator-java-exception read any java.lang exception above TestSpark's frames: the model API's
+    # 429 rate limit, a Hugging Face 503 while the model loads, and a SocketTimeoutException on the LLM request,
+    # each carried up through TestSpark's request manager, went to infra as the plugin's bug.
+    assert_not_read("regen", "tool-code-error", [
+        "java.lang.IllegalStateException: OpenAI responded 429 Too Many Requests: Rate limit reached for gpt-4o in "
+        "organization org-abc on tokens per min (TPM): Limit 30000, Used 29840. Please try again in 2.1s.\n"
+        "\tat org.jetbrains.research.testspark.tools.llm.generation.openai.OpenAIRequestManager.send(OpenAIRequestManager.kt:81)\n"
+        "\tat org.jetbrains.research.testspark.core.generation.llm.network.RequestManager.request(RequestManager.kt:61)",
+        "java.lang.IllegalStateException: HuggingFace Inference API returned 503 Service Unavailable: Model "
+        "codellama/CodeLlama-34b-Instruct-hf is currently loading, estimated_time 40.0\n"
+        "\tat org.jetbrains.research.testspark.tools.llm.generation.hf.HuggingFaceRequestManager.send(HuggingFaceRequestManager.kt:66)\n"
+        "\tat org.jetbrains.research.testspark.core.generation.llm.network.RequestManager.request(RequestManager.kt:61)",
+        "Generating tests for OrderService with GPT-4o stopped with:\n"
+        "java.lang.RuntimeException: java.net.SocketTimeoutException: timeout\n"
+        "\tat org.jetbrains.research.testspark.tools.llm.generation.openai.OpenAIRequestManager.send(OpenAIRequestManager.kt:74)\n"
+        "\tat org.jetbrains.research.testspark.core.generation.llm.network.RequestManager.request(RequestManager.kt:61)\n"
+        "Clicking Generate again a minute later gave me tests.",
+    ], bucket="transient")
+    assert_read("regen", "tool-code-error", [
+        "Error during asking to generate tests for the external line.\n\n```\njava.lang.NullPointerException\n"
+        "\tat org.jetbrains.research.testspark.java.JavaPsiHelper.collectClassesToTest(JavaPsiHelper.kt:93)\n"
+        "\tat org.jetbrains.research.testspark.tools.llm.generation.PromptManager._get_classesToTest_$lambda$0(PromptManager.kt:51)\n"
+        "\tat org.jetbrains.research.testspark.tools.llm.generation.PromptManager.getClassesToTest(PromptManager.kt:48)\n"
+        "\tat org.jetbrains.research.testspark.tools.llm.generation.PromptManager.<init>(PromptManager.kt:60)\n"
+        "\tat org.jetbrains.research.testspark.tools.llm.Llm.generateTestsForLine(Llm.kt:192)\n```",
+        "TestCherry crashes IntelliJ when I try to use the plugin.\n\nError:\n\n```\n"
+        "java.lang.IllegalArgumentException: Missing extension point: com.intellij.projectConfigurable in container Application (RA allowed)\n"
+        "\tat com.intellij.openapi.extensions.impl.ExtensionsAreaImpl.getExtensionPoint(ExtensionsAreaImpl.kt:273)\n"
+        "\tat com.intellij.openapi.extensions.ExtensionPointName.getExtensions(ExtensionPointName.kt:51)\n"
+        "\tat com.blacknebula.testcherry.actions.GenerateTestMethods.actionPerformed(GenerateTestMethods.java:106)\n```",
+    ], bucket="infra")
