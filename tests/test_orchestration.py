@@ -2629,3 +2629,82 @@ def test_reviews_of_the_formatter_wakeup_waits_and_timed_out_children_are_not_ha
         "or suggested next inspection commands.\n"
         "The parent workflow immediately needed follow-up tool calls just to discover what ran",
     ], bucket="handback_missing")
+
+
+def test_lefthook_guard_rule_leaves_a_reviewers_finding_on_the_guard_to_review():
+    # lefthook-guard-wants-undefined-hook read a reviewer's [P1] finding that quotes the guard's
+    # BLOCKED sentence (a review of the guard's fix) as the guard blocking the agent: stop_hook_loop.
+    assert_not_read("orchestration", "stop-hook", [
+        "Review of PR #1702 (guard: check configured hooks):\n"
+        "[P1] crates/csa-executor/src/guard.rs:88 returns `BLOCKED: lefthook config exists but no executable "
+        "pre-commit hook is active` when lefthook.yml defines only pre-push; read the configured hook names "
+        "before demanding one.\n"
+        "[P2] the new helper has no test for a lefthook.yml without any hooks.",
+    ], bucket="review_blocked")
+    assert_read("orchestration", "stop-hook", [
+        "A CSA executor could not commit because the injected git guard requires an executable "
+        "`.git/hooks/pre-commit` whenever any `lefthook.yml` exists.\n"
+        "BLOCKED: lefthook config exists but no executable pre-commit hook is active.\n"
+        "Run: lefthook install\n"
+        "Expected hook: .git/hooks/pre-commit\n"
+        "Running `lefthook install` returned success and printed `sync hooks: (pre-push)`, but it only created "
+        "`.git/hooks/pre-push` because this repository has no `pre-commit` section in `lefthook.yml`.",
+    ], bucket="stop_hook_loop")
+
+
+def test_hook_wedge_rule_leaves_host_only_reds_reviews_and_failed_notifications_alone():
+    # git-hook-wedges-every-commit read a hook red only under the agent's older Python/Node (green on a
+    # clean machine or on CI), a reviewer's [blocking] finding on the Lefthook shim, and a failed
+    # task-notification whose committed work merely mentions the wedge, all as stop_hook_loop.
+    assert_not_read("orchestration", "stop-hook", [
+        "Your pre-commit hook wedges every commit only in the agent container (Python 3.9 there, the hook's "
+        "ruff needs 3.10+); on a clean machine it is green.",
+        "The husky pre-commit hook wedges all commits in the agent's shell: `astro check` exits with "
+        "\"Node.js v20.11.1 is not supported by Astro!\"; it is green on CI, where .nvmrc pins Node 22.",
+    ], bucket="environment_false_red")
+    assert_not_read("orchestration", "stop-hook", [
+        "Review: REQUEST CHANGES\n"
+        "[blocking] scripts/hooks/lefthook-shim.sh: the `command -v` fallback sits behind an always-true "
+        "condition, so an unresolvable Lefthook wedges all commits; make the fallback reachable.",
+    ], bucket="review_blocked")
+    assert_not_read("orchestration", "stop-hook", [
+        "<task-notification>\n<status>failed</status>\n"
+        "<summary>Agent \"implement retry budget\" failed: API connection error while writing the final report</summary>\n"
+        "<result>Committed a1b2c3d feat(retry): add retry budget and 4e5f6a7 test(retry): cover budget. Pushed. "
+        "Note: the Lefthook shim wedges all commits when uv cannot resolve lefthook, so I ran the global lefthook bin inst</result>\n"
+        "</task-notification>",
+    ], bucket="notification_failed_work_done")
+    assert_read("orchestration", "stop-hook", [
+        "fix(hooks): generated Lefthook shim resolves through an always-true condition, so every fallback is "
+        "dead and an unresolvable Lefthook wedges all commits\n"
+        "When `uv run --frozen lefthook` cannot resolve the package, the shim does not fall through to a working "
+        "`lefthook` binary. It fails, and the commit is impossible without a policy-forbidden bypass.",
+    ], bucket="stop_hook_loop")
+
+
+def test_missing_tool_hook_rule_leaves_reviews_ci_green_reds_and_failed_notifications_alone():
+    # hook-blocks-tool-not-installed read a reviewer's [P1] / "changes required" finding about a hook that
+    # blocks without uv, a hook red only on dev boxes while CI is green, and the failed task-notification of
+    # the agent that already fixed the hook (quoting the old behaviour), all as stop_hook_loop.
+    assert_not_read("orchestration", "stop-hook", [
+        "Soyo: BLOCKED\n[P1] hooks/user-prompt.sh: when uv is not installed the hook blocks after every prompt. "
+        "Guard the call with `command -v uv`.",
+        "Code review: changes required.\n1. hooks/prompt_submit.sh: when uv is not installed the hook blocks every "
+        "prompt with no message; exit 0 with a warning instead.",
+    ], bucket="review_blocked")
+    assert_not_read("orchestration", "stop-hook", [
+        "When jq is not installed the hook blocks every prompt on our Ubuntu 22.04 dev boxes, but it passes on "
+        "CI's macOS image where jq ships by default.",
+    ], bucket="environment_false_red")
+    assert_not_read("orchestration", "stop-hook", [
+        "<task-notification>\n<task-id>a7f3</task-id>\n<status>failed</status>\n"
+        "<summary>Agent \"add prompt guard\" failed: Connection error.</summary>\n"
+        "<result>Done: hooks/prompt.sh now checks `command -v uv` first (commit 9e1c0b2). Before this, when uv is "
+        "not installed the hook blocks every prompt; now it prints a warning and exits 0. Writing the final rep</result>\n"
+        "</task-notification>",
+    ], bucket="notification_failed_work_done")
+    assert_read("orchestration", "stop-hook", [
+        "When UV is not installed, the hook blocks after user prompts\n"
+        "Right now, the whole setup silently fails if uv is not installed. Users don't receive an error message, "
+        "but instead when they submit a prompt, a hook that tries to call uv then blocks everything.",
+    ], bucket="stop_hook_loop")
