@@ -4669,3 +4669,75 @@ def test_model_call_failure_under_testspark_frames_is_a_blip_not_the_plugins_cod
         "\tat com.intellij.openapi.extensions.ExtensionPointName.getExtensions(ExtensionPointName.kt:51)\n"
         "\tat com.blacknebula.testcherry.actions.GenerateTestMethods.actionPerformed(GenerateTestMethods.java:106)\n```",
     ], bucket="infra")
+
+
+def test_detox_busy_log_beside_detox_own_failed_lookup_or_expectation_is_not_a_driver_stall():
+    # detox-uimanagermodule-busy read Detox's routine `UIManagerModule is busy.` logcat line as a driver
+    # stall (infra) even when Detox itself reported the test's failure: a lookup that matched no view
+    # (the script's selector, stale-script) or a text expectation the app's screen did not meet (product-defect).
+    assert_not_read("replay", "driver-internal-error", [
+        'DetoxRuntimeError: Test Failed: No views in hierarchy found matching: (view.getTag() is "loginButton" and view has effective visibility=VISIBLE)\n'
+        "    at ViewInteraction.tap (e2e/login.e2e.js:14:42)\n"
+        "Android logcat:\n"
+        "I Detox   : UIManagerModule is busy.\n"
+        "I Detox   : UIManagerModule is busy.\n",
+    ], bucket="stale-script")
+    assert_not_read("replay", "driver-internal-error", [
+        "  \u25cf Login \u203a shows the welcome banner after sign-in\n\n"
+        "    Test Failed: 'view.getText() is \"Welcome back, Ann\"' doesn't match the selected view.\n"
+        '    Expected: view.getText() is "Welcome back, Ann"\n'
+        '    Got: "ReactTextView{id=1203, visibility=VISIBLE, text=Something went wrong}"\n\n'
+        "detox[4312] I Detox   : UIManagerModule is busy.\n",
+    ], bucket="product-defect")
+    assert_read("replay", "driver-internal-error", [
+        "Test stalls despite synchronization turned off. Detox: UIManagerModule is busy.\n"
+        "After a few successful steps, the test pauses before executing the next `.tap()` action. "
+        "Android logcat shows `I Detox   : UIManagerModule is busy.`.\n"
+        "I run my test with `await device.disableSynchronization();`. Why is the execution stopped?",
+    ], bucket="infra")
+
+
+def test_flutter_service_disappeared_after_the_app_died_or_the_test_already_failed_is_not_the_drivers():
+    # flutter-driver-vm-service-disappeared read vm_service's `(112) Service has disappeared` as the
+    # harness's link breaking (infra) when the app's process had died (ActivityManager's `has died`,
+    # the app's fault: product-defect) or when the Flutter test framework had already reported the
+    # test's own failure (a finder that found 0 widgets: stale-script; a wrong text showing a 500: product-defect).
+    assert_not_read("replay", "driver-internal-error", [
+        "00:42 +3: login flow taps Sign in\n"
+        "I/ActivityManager(  512): Process com.example.shop (pid 8812) has died: fg  TOP\n"
+        "Unhandled exception:\n"
+        "DriverError: Failed to fulfill Tap due to remote error\n"
+        "Original error: ext.flutter.driver: (112) Service has disappeared\n",
+        "\u2550\u2550\u2561 EXCEPTION CAUGHT BY FLUTTER TEST FRAMEWORK \u255e\u2550\u2550\u2550\u2550\n"
+        "The following TestFailure was thrown running a test:\n"
+        "Expected: 'Order placed'\n"
+        "  Actual: 'Payment failed: 500 Internal Server Error'\n"
+        "   Which: is different.\n\n"
+        "The test description was:\n  places an order\n"
+        "Unhandled exception:\n"
+        "DriverError: Failed to fulfill RequestData due to remote error\n"
+        "Original error: ext.flutter.driver: (112) Service has disappeared\n",
+    ], bucket="product-defect")
+    assert_not_read("replay", "driver-internal-error", [
+        "\u2550\u2550\u2561 EXCEPTION CAUGHT BY FLUTTER TEST FRAMEWORK \u255e\u2550\u2550\u2550\u2550\n"
+        "The following TestFailure was thrown running a test:\n"
+        "Expected: exactly one matching candidate\n"
+        '  Actual: _TextWidgetFinder:<Found 0 widgets with text "Place order": []>\n'
+        "   Which: means none were found but one was expected\n\n"
+        "When the exception was thrown, this was the stack:\n"
+        "#4      main.<anonymous closure> (file:///app/integration_test/checkout_test.dart:41:7)\n"
+        "Unhandled exception:\n"
+        "DriverError: Failed to fulfill RequestData due to remote error\n"
+        "Original error: ext.flutter.driver: (112) Service has disappeared\n",
+    ], bucket="stale-script")
+    assert_read("replay", "driver-internal-error", [
+        "This works like a charm except when it doesn't. We're plagued by Flutter Driver's instability.\n"
+        "Unhandled exception:\n"
+        "DriverError: Failed to fulfill RequestData due to remote error\n"
+        "Original error: ext.flutter.driver: (112) Service has disappeared\n"
+        "Original stack trace:\n"
+        "#0      new _OutstandingRequest (package:vm_service/src/vm_service.dart:1746:45)\n"
+        "#3      VMServiceFlutterDriver.sendCommand (package:flutter_driver/src/driver/vmservice_driver.dart:306:66)\n"
+        "#4      FlutterDriver.requestData (package:flutter_driver/src/driver/driver.dart:522:45)\n"
+        "#5      integrationDriver (package:integration_test/integration_test_driver.dart:76:42)",
+    ], bucket="infra")
