@@ -1841,3 +1841,126 @@ def test_empty_provider_turn_quoted_as_a_fix_is_not_the_failure():
         "goose can silently terminate a turn with **no response and no error** whenever a provider returns an "
         "*empty* completion (no tool calls **and** no text).",
     ], bucket="no_output")
+
+
+GOOSE_KEYRING_PANIC = (
+    "thread 'main' panicked at /home/runner/work/goose/goose/crates/goose-cli/src/session/builder.rs:32:64:\n"
+    "  Failed to create provider: Failed to access keyring: Platform secure storage failure: DBus error: "
+    "The name org.freedesktop.secrets was not provided by any .service files"
+)
+
+
+def test_secret_service_refusal_of_a_tools_credential_helper_or_test_or_survived_warning_is_not_the_agents_sign_in():
+    # auth-secret-service-unreachable read D-Bus's "org.freedesktop.secrets was not provided" from a
+    # credential helper of a tool the agent ran (docker, git-credential-libsecret), the agent's project's own
+    # failing cargo test of a keyring wrapper, and a keyring warning goose survived in other words than
+    # "falling back" (the network error, context overflow or kill after it stopped the run): all read as auth.
+    assert_not_read("agent-run", "auth-rejected", [
+        "$ docker pull ghcr.io/acme/api:latest\n"
+        "Error response from daemon: Get \"https://ghcr.io/v2/\": error getting credentials - err: exit status 1, "
+        "out: `GDBus.Error:org.freedesktop.DBus.Error.ServiceUnknown: The name org.freedesktop.secrets was not "
+        "provided by any .service files`",
+        "$ git push origin feature/login\n"
+        "(git-credential-libsecret:48211): CRITICAL **: 10:14:02.113: GDBus.Error:org.freedesktop.DBus.Error."
+        "ServiceUnknown: The name org.freedesktop.secrets was not provided by any .service files\n"
+        "fatal: could not read Username for 'https://github.com': terminal prompts disabled",
+        "running 3 tests\n"
+        "test store::tests::saves_token ... FAILED\n\nfailures:\n\n"
+        "---- store::tests::saves_token stdout ----\n"
+        "thread 'store::tests::saves_token' panicked at src/store.rs:41:10:\n"
+        "called `Result::unwrap()` on an `Err` value: PlatformFailure(Failed to access keyring: Platform secure "
+        "storage failure: DBus error: The name org.freedesktop.secrets was not provided by any .service files)\n\n"
+        "test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n"
+        "error: test failed, to rerun pass `--lib`",
+    ], bucket="unknown_non_zero")
+    assert_not_read("agent-run", "auth-rejected", [
+        "2025-06-02T10:11:04Z WARN goose::config::base: Failed to access keyring: Platform secure storage failure: "
+        "DBus error: The name org.freedesktop.secrets was not provided by any .service files; reading "
+        "OPENAI_API_KEY from the environment instead\n"
+        "2025-06-02T10:11:09Z ERROR goose::agents::agent: Error: Request failed: error sending request for url "
+        "(https://api.openai.com/v1/chat/completions): operation timed out",
+        "goose session: Failed to access keyring (Platform secure storage failure), storing secrets in plaintext "
+        "at ~/.config/goose/secrets.yaml\n"
+        "error: stream error: unexpected EOF while reading response body; the connection was closed by the server",
+    ], bucket="network")
+    assert_not_read("agent-run", "auth-rejected", [
+        "2025-06-02T10:11:04Z WARN goose::config::base: Failed to access keyring: Platform secure storage failure: "
+        "DBus error: The name org.freedesktop.secrets was not provided by any .service files; reading "
+        "OPENAI_API_KEY from the environment instead\n"
+        "Error: Context length exceeded: This model's maximum context length is 128000 tokens. However, your "
+        "messages resulted in 131072 tokens.",
+    ], bucket="context_exceeded")
+    assert_not_read("agent-run", "auth-rejected", [
+        "WARN keyring unavailable: Failed to access keyring: Platform secure storage failure; secrets will be read "
+        "from config.yaml\nKilled",
+    ], bucket="killed")
+    assert_read("agent-run", "auth-rejected", [GOOSE_KEYRING_PANIC], bucket="auth")
+
+
+def test_macos_keychain_refusal_of_docker_certificate_import_or_xctest_is_not_the_agents_sign_in():
+    # auth-macos-keychain-interaction-not-allowed read docker's osxkeychain credential helper on a pull the
+    # agent ran over SSH, fastlane's certificate import in a build step, the project's own XCTest failure on a
+    # keychain wrapper, and a keychain lookup beside a timed-out connection to the API, all as the agent's auth.
+    assert_not_read("agent-run", "auth-rejected", [
+        "$ docker compose pull\n"
+        "error getting credentials - err: exit status 1, out: `User interaction is not allowed. (-25308)`",
+        "Bash(docker pull ghcr.io/acme/worker:1.4)\n"
+        "  \u23bf  Error: error getting credentials - err: exit status 1, out: `User interaction is not allowed. (-25308)`",
+        "[14:02:11]: Installing certificate...\n"
+        "security: SecKeychainItemImport: User interaction is not allowed.\n"
+        "[!] Could not import certificate /tmp/dist.p12 into keychain ~/Library/Keychains/login.keychain-db",
+        "Test Suite 'KeychainStoreTests' started at 2025-05-01 10:00:01.000\n"
+        "/Users/ci/app/Tests/KeychainStoreTests.swift:42: error: -[AppTests.KeychainStoreTests testSaveToken] : "
+        "XCTAssertEqual failed: (\"-25308\") is not equal to (\"0\") - SecItemAdd: User interaction is not allowed. (-25308)\n"
+        "Test Case '-[AppTests.KeychainStoreTests testSaveToken]' failed (0.012 seconds).\n"
+        "** TEST FAILED **",
+    ], bucket="unknown_non_zero")
+    assert_not_read("agent-run", "auth-rejected", [
+        "security: SecKeychainSearchCopyNext: User interaction is not allowed.\n"
+        "Error: Request failed: connect ETIMEDOUT 160.79.104.10:443",
+    ], bucket="network")
+    assert_read("agent-run", "auth-rejected", [
+        "SecKeychainItemModifyContent: User interaction is not allowed",
+    ], bucket="auth")
+
+
+def test_device_code_expired_earlier_in_a_log_with_a_later_sign_in_is_not_what_stopped_the_run():
+    # auth-device-code-expired read the Copilot agent's old WARN line for an expired 'device_code', kept in
+    # the IDE's log above a sign-in that then went through, as the cause of a later lost connection.
+    assert_not_read("agent-run", "auth-rejected", [
+        "2025-10-29 13:10:02,114 [1206425]   WARN - #com.github.copilot.lang.agent.vscodeRpc.CancellableAsyncPromise "
+        "- DeviceFlowError: This 'device_code' has expired., request id: 12, error code: 1001\n"
+        "2025-10-29 13:24:14,525 [1207001]   INFO - #com.github.copilot - GitHub Copilot: signed in as octocat\n"
+        "2025-10-29 13:30:14,901 [1208022]  ERROR - #com.github.copilot - Request failed: getaddrinfo EAI_AGAIN "
+        "api.githubcopilot.com",
+        "2025-10-29 13:10:02,114 [1206425]   WARN - #com.github.copilot.lang.agent.vscodeRpc.CancellableAsyncPromise "
+        "- DeviceFlowError: This 'device_code' has expired., request id: 12, error code: 1001\n"
+        "2025-10-29 13:24:14,525 [1207001]   INFO - #com.github.copilot - Successfully signed in to GitHub\n"
+        "2025-10-29 13:30:14,901 [1208022]  ERROR - #com.github.copilot - Request failed: request timed out after 30000ms",
+    ], bucket="network")
+    assert_read("agent-run", "auth-rejected", [
+        "2025-10-29 13:24:14,525 [1206425]   WARN - #com.github.copilot.lang.agent.vscodeRpc.CancellableAsyncPromise "
+        "- DeviceFlowError: This 'device_code' has expired., request id: 89, error code: 1001\n"
+        "com.github.copilot.lang.agent.SignInException: DeviceFlowError: This 'device_code' has expired., "
+        "request id: 89, error code: 1001",
+    ], bucket="auth")
+
+
+def test_d_bus_error_with_a_hyphen_is_a_failed_d_bus_call_not_a_sigbus():
+    # crash-text read the dbus crate's "D-Bus error: …" (a desktop notification a Rust CLI could not post
+    # on a headless box) as a SIGBUS, deciding killed over the lost connection or the failed turn after it.
+    assert_not_read("agent-run", "crashed-text", [
+        "WARN codex_tui::notifications: failed to post desktop notification: D-Bus error: The name "
+        "org.freedesktop.Notifications was not provided by any .service files (org.freedesktop.DBus.Error.ServiceUnknown)\n"
+        "ERROR: stream disconnected before completion: error sending request for url (https://api.openai.com/v1/responses)",
+    ], bucket="network")
+    assert_not_read("agent-run", "crashed-text", [
+        "WARN notify: D-Bus error: The name org.freedesktop.Notifications was not provided by any .service files "
+        "(org.freedesktop.DBus.Error.ServiceUnknown)\n"
+        "error: turn failed: tool call to `shell` failed: the command exited with status 2",
+    ], bucket="unknown_non_zero")
+    assert_read("agent-run", "crashed-text", [
+        "Bus error",
+        "panic(main thread): Bus error at address 0xF1B8830\n"
+        "oh no: Bun has crashed. This indicates a bug in Bun, not your code.\nTrace/breakpoint trap",
+    ], bucket="killed")
