@@ -2406,3 +2406,68 @@ AssertionError: expected '[plugin:vite:react-babel] /playground/react/App.jsx: U
 Tests:       1 failed, 23 passed, 24 total""",
     ], bucket="test")
     assert_read("devflow", "syntax-error", [VITE_DASHBOARD], bucket="compile")
+
+
+def test_conflict_markers_read_for_branches_named_search_or_replace():
+    # conflict-markers: its SEARCH/REPLACE veto (`<<<<<<< search`, `>>>>>>> replace` as substrings
+    # anywhere in the text) threw away real git conflicts whose marker names a branch starting with
+    # those words (an LFS pointer merged from `replace-textures`, GitHub's conflict editor showing the
+    # head branch `search-page`): they fell to unknown. Only the bare SEARCH/REPLACE marker line of a
+    # coding agent's edit block is passed over now.
+    assert_read("devflow", "merge-conflict", [
+        "version https://git-lfs.github.com/spec/v1\n<<<<<<< HEAD\n"
+        "oid sha256:db51d6ae13e8b4016eac73b1cf1c48a6dda9fff72411d8e557cb3877d0e9ab9a\n=======\n"
+        "oid sha256:98190567d0ef18bf2c79fc9847dfe5eabb6d617a5cad71b4d04a86698aae8878\n"
+        ">>>>>>> replace-textures\nsize 4252",
+        "<<<<<<< search-page\nconst PAGE_SIZE = 20;\n=======\nconst PAGE_SIZE = 50;\n>>>>>>> main",
+    ], bucket="branch_divergence")
+    # positive controls: the rule's own golden wording, and the edit blocks it must still pass over
+    assert_read("devflow", "merge-conflict", [
+        '  File "app/config.py", line 8\n    <<<<<<< HEAD\n    ^^\nSyntaxError: invalid syntax',
+        "both added:      lib/sub/README\n\nMy super library\n\n<<<<<<< HEAD\nhahaha\n=======\n>>>>>>> stree-sub/master",
+    ], bucket="branch_divergence")
+    assert_not_read("devflow", "merge-conflict", [
+        "<error_details>\nERROR: Diff block is malformed: marker '=======' found in your diff content at line 29. "
+        "Expected: <<<<<<< SEARCH\n\nCORRECT FORMAT:\n\n<<<<<<< SEARCH\n:start_line: (required) The line number of "
+        "original content where the search block starts.\n-------\n[exact content to find including whitespace]\n"
+        "=======\n[new content to replace with]\n>>>>>>> REPLACE\n\n</error_details>",
+    ], bucket="prompt_delivery")
+
+
+def test_swe_agent_requery_not_read_when_run_exits_on_environment_error():
+    # swe-agent-format-error-requery: a FormatError requery SWE-agent got past is only a warning; when
+    # the run then exits on its SWE-ReX/Docker runtime (`Exiting due to environment error: ...`), the
+    # rule still made it a tool-call failure (prompt_delivery) instead of the infra failure it is.
+    assert_not_read("devflow", "tool-call-failed", [
+        "2025-05-24 11:15:45,449 - WARNING - swea-agent - Requerying model after FormatError (1th requery)\n"
+        "2025-05-24 11:16:02,118 - INFO - swea-agent - ========================= STEP 14 =========================\n"
+        "2025-05-24 11:16:40,902 - ERROR - swea-agent - Exiting due to environment error: Runtime is not alive: "
+        "Docker container exited unexpectedly with code 137",
+    ], bucket="infra")
+    # positive control: SWE-agent's own requery and format reminder from its golden case
+    assert_read("devflow", "tool-call-failed", [
+        "2025-05-24 11:15:45,449 - WARNING - swea-agent - Requerying model after FormatError (2th requery)\n"
+        "2025-05-24 11:15:45,450 - WARNING - swea-agent - Your output was not formatted correctly. You must always "
+        "include one discussion and one command as part of your response. Make sure you do not have multiple "
+        "discussion/command tags.\nPlease make sure your output precisely matches the following format:",
+    ], bucket="prompt_delivery")
+
+
+def test_openhands_bad_tool_args_not_read_when_run_dies_on_its_runtime():
+    # coding-agent-tool-args-undecodable: OpenHands hands a tool call with undecodable arguments back to
+    # the model as an error observation; when the run then stops because its sandbox runtime died
+    # (AgentRuntimeDisconnectedError, the runtime container OOM-killed), the rule still made the whole
+    # run a tool-call failure (prompt_delivery) instead of the infra failure it ended on.
+    assert_not_read("devflow", "tool-call-failed", [
+        "ERROR:root:Error validating args {\"command\":\"str_replace\",\"path\":\"/workspace/app.py\",\"old_str\":\"def ma"
+        " for tool 'file_editor': Unterminated string starting at: line 1 column 61 (char 60)\n"
+        "16:02:11 - openhands:ERROR: agent_controller.py:291 - [Agent Controller default] Error while running the "
+        "agent (session ID: default): Runtime container openhands-runtime-default exited with code 137 (OOMKilled). "
+        "Please check the runtime logs.\n"
+        "openhands.core.exceptions.AgentRuntimeDisconnectedError: Runtime container exited",
+    ], bucket="infra")
+    # positive control: the rule's golden wording
+    assert_read("devflow", "tool-call-failed", [
+        "Error validating args {\"command\":\"str_replace\",\"path\":\"...for tool 'file_editor': "
+        "Unterminated string starting at: line 1 column 7372 (char 7371)",
+    ], bucket="prompt_delivery")
