@@ -1964,3 +1964,95 @@ def test_d_bus_error_with_a_hyphen_is_a_failed_d_bus_call_not_a_sigbus():
         "panic(main thread): Bus error at address 0xF1B8830\n"
         "oh no: Bun has crashed. This indicates a bug in Bun, not your code.\nTrace/breakpoint trap",
     ], bucket="killed")
+
+
+# Review of agent-run's new usage-cap rules (since eb16446): each test names messages of other
+# buckets the rule used to read as a plan cap, and the rule's own golden wording it still reads.
+
+
+def test_monthly_quota_named_as_a_guess_a_denial_or_in_a_test_report_is_no_cap():
+    # usage-cap-period-quota-exceeded read a host's guess list after a 401 ("This can happen due
+    # to ... or if you have exceeded your monthly quota"), a rate limit denying the monthly cap, and
+    # a jest report on a product's own quota feature, as usage_limit.
+    assert_not_read("agent-run", "usage-cap", [
+        "Error: Request failed with status code 401\n"
+        "This can happen due to an invalid API key, or if you have exceeded your monthly quota.",
+    ], bucket="auth")
+    assert_not_read("agent-run", "usage-cap", [
+        "Rate limit reached: too many requests in a short period. You have not yet exceeded your "
+        "monthly quota; please retry in 30 seconds.",
+    ], bucket="rate_limited")
+    assert_not_read("agent-run", "usage-cap", [
+        "FAIL src/limits/quota.test.ts\n"
+        "  \u25cf QuotaGuard \u203a returns 402 once the workspace has exhausted the weekly seat allowance\n\n"
+        "    expect(received).toBe(expected) // Object.is equality\n\n"
+        "    Expected: 402\n    Received: 200",
+    ], bucket="unknown_non_zero")
+    assert_read("agent-run", "usage-cap", [
+        "API Error: Request rejected (429) \u00b7 You have exceeded the monthly usage quota. It will reset at "
+        "2026-08-29 23:59:59 +0800 CST. We recommend upgrading your plan for more quota, or waiting for "
+        "the reset. Request id: 021787385003028709",
+        "You have exceeded your monthly quota (Request ID: F278:2BE859:4ED4F1:5D9E33:6A8D4A1C)",
+    ], bucket="usage_limit")
+
+
+def test_overage_cap_denied_beside_aws_throttling_or_in_a_go_test_is_no_cap():
+    # usage-cap-overage-limit read AWS's "ThrottlingException: Rate exceeded" beside "you have not
+    # hit your overage cap yet", and a Go test's failure on a product's overage guard, as usage_limit.
+    assert_not_read("agent-run", "usage-cap", [
+        "ThrottlingException: Rate exceeded (request_id: 5a1). Please wait and retry.\n"
+        "Note: you have not hit your overage cap yet.",
+    ], bucket="rate_limited")
+    assert_not_read("agent-run", "usage-cap", [
+        "--- FAIL: TestOverageGuard (0.00s)\n"
+        "    guard_test.go:42: expected ErrOverage when tenant has reached the limit for overages, got <nil>\n"
+        "FAIL\nexit status 1",
+    ], bucket="unknown_non_zero")
+    assert_read("agent-run", "usage-cap", [
+        "You have reached the limit for overages. (request_id: 6e194e96-b0c5-43fe-9bc0-65409d549960)",
+        "You've reached your overage limit. (Request ID: 882c5c6b-9bd6-4b28-8286-d5ef3074f23f)",
+    ], bucket="usage_limit")
+
+
+def test_unpaid_charges_of_someone_else_or_denied_are_no_cap():
+    # usage-cap-unpaid-charges read any "has unpaid charges": a jest test on a billing product's
+    # customer, and a 429's disclaimer "your account does not have an outstanding balance".
+    assert_not_read("agent-run", "usage-cap", [
+        "FAIL src/billing/invoice.test.ts\n"
+        "  \u25cf InvoiceBanner \u203a shows the warning when the customer has unpaid charges\n\n"
+        "    expect(received).toBeInTheDocument()\n\n"
+        "    received value must be an HTMLElement or an SVGElement.\n\n"
+        "Tests: 1 failed, 41 passed, 42 total",
+        "FAIL src/__tests__/dunning.test.js\n"
+        "  \u25cf Dunning \u203a locks the editor when the user has unpaid On-Demand charges\n\n"
+        "    expect(received).toBe(expected)\n\n    Expected: true\n    Received: false",
+    ], bucket="unknown_non_zero")
+    assert_not_read("agent-run", "usage-cap", [
+        "429 Too Many Requests: Rate limit exceeded, please retry in 20s. Your account does not have an "
+        "outstanding balance; this is a temporary throttle.",
+    ], bucket="rate_limited")
+    assert_read("agent-run", "usage-cap", [
+        "You have outstanding On-Demand Usage Billing charges, so your request cannot continue. Please "
+        "update your payment method and complete the payment to proceed.",
+    ], bucket="usage_limit")
+
+
+def test_free_tier_maximum_counted_in_seconds_or_in_a_test_report_is_no_cap():
+    # usage-cap-trial-request-maximum read a free tier's per-RPM maximum with "try again in 6
+    # seconds" and a pytest assertion on a proxy's own trial-cap message as usage_limit.
+    assert_not_read("agent-run", "usage-cap", [
+        "HTTP 429: You have exceeded the maximum number of requests for the free tier (10 RPM). "
+        "Please try again in 6 seconds.",
+        "HTTP 429: You have reached the maximum number of requests for the free tier within the last "
+        "60 seconds. Retry after 42 seconds.",
+    ], bucket="rate_limited")
+    assert_not_read("agent-run", "usage-cap", [
+        "FAILED tests/test_proxy.py::test_trial_cap - AssertionError: expected 'You have exceeded the "
+        "maximum number of requests for the free trial.' in body\n"
+        "=========================== short test summary info ============================\n"
+        "1 failed, 20 passed in 1.02s",
+    ], bucket="unknown_non_zero")
+    assert_read("agent-run", "usage-cap", [
+        "HTTP 429 Too Many Requests from https://proxy-server-blue-l6vsfbzhba-uw.a.run.app/stream_chat "
+        "You have exceeded the maximum number of requests for the free trial.",
+    ], bucket="usage_limit")
