@@ -4741,3 +4741,51 @@ def test_flutter_service_disappeared_after_the_app_died_or_the_test_already_fail
         "#4      FlutterDriver.requestData (package:flutter_driver/src/driver/driver.dart:522:45)\n"
         "#5      integrationDriver (package:integration_test/integration_test_driver.dart:76:42)",
     ], bucket="infra")
+
+
+# Review of replay's actual-defect-was-ours-after-bisect and test-named-label-the-ui-never-had.
+
+REPLAY_NORA_BISECT_GOLDEN = "Closing — pinning only `@playwright/test` back to 1.59.1 turned the suite green.\nThe actual defect was ours, though — `Field`'s `<label>` wrapped the hint and the control, so the control's accessible name was label + hint rather than just the label."
+REPLAY_BMO_ATTACH_FILE_GOLDEN = "# no bug - Fix Selenium tests for #1362\nI thought the tests for #1362 were passing, but the button on the modal bug UI is labelled as **Attach New File**, not Attach File. This should fix the current failures on master."
+
+
+def test_actual_defect_was_ours_only_as_the_reports_own_statement_about_the_app():
+    # actual-defect-was-ours-after-bisect read "the actual bug was in our app" inside a guess the
+    # report takes back (the grid, the session or the tunnel failed): product-defect instead of infra.
+    assert_not_read("replay", "app-component-defect", [
+        "I first assumed the actual bug was in our app, but it reproduces on a blank page too: the chromedriver session crashes as soon as the file chooser opens. Same spec passes locally; only the CI grid fails.",
+        "We were sure the real problem was ours, but the same checkout spec fails on an empty HTML page too: Cypress could not connect to the browser after the Chrome 120 update on the runner image.",
+        "At first it looked like the real bug was in our app, but it's the grid: the Selenium session timed out while connecting to the node, before a single page of ours was loaded.",
+        "Initially we suspected the real culprit was our own frontend, but it turned out to be Sauce Labs: the tunnel failed to connect and every session got a blank page.",
+    ], bucket="infra")
+    # It also read "our own UI/component tests" (its noun list matched before "tests") and "in our
+    # app's new design" that the recorded script lags behind: product-defect instead of stale-script.
+    assert_not_read("replay", "app-component-defect", [
+        "The real problem is our own UI tests: checkout.cy.ts still clicks `#btn-pay`, which became `#pay-now` in the new layout.\nAssertionError: Timed out retrying after 4000ms: Expected to find element: `#btn-pay`, but never found it.",
+        "The underlying problem is our own component tests — they still query the old aria-label \"Close dialog\" that we changed to \"Dismiss\" in the new modal.",
+        "The real problem is in our app's new design: the login button moved into the account dropdown, so the recorded script can't find it anymore.\nError: Timed out retrying after 10000ms: Expected to find element: `[data-test=login]`, but never found it.",
+    ], bucket="stale-script")
+    assert_read("replay", "app-component-defect", [
+        REPLAY_NORA_BISECT_GOLDEN,
+        "Bisect pointed at the Cypress 13 bump, but it turned out the real bug was in our app: the dialog's focus trap swallowed the first click.",
+        "Pinned Playwright back and the suite went green. So the underlying problem is our own markup: the checkbox has no label element at all.",
+    ], bucket="product-defect")
+
+
+def test_label_the_ui_never_had_not_read_for_negated_test_fixes_or_raw_i18n_keys():
+    # test-named-label-the-ui-never-had took "fix the tests" inside "don't fix the tests" / "before we
+    # fix the tests" / "I thought the tests were wrong, but ... on production": stale-script instead
+    # of product-defect (the app shows the wrong label and the tests were right).
+    # It also read a raw translation key shown as the label ("labelled as `common.buttons.save`,
+    # not Save", a lost translation) as a script naming the wrong label.
+    assert_not_read("replay", "label-path-mismatch", [
+        "Please don't fix the tests: the button in the checkout dialog is labelled as Cancel, not Confirm, since the DialogFooter refactor swapped the two props. The tests are correct; the app is wrong.",
+        "I thought the tests were wrong, but the button on the payment page really is labelled as \"Pay\", not \"Pay now\", on production since yesterday's deploy, and customers are writing in about it.",
+        "Before we fix the tests: the delete button is labelled as \"Save\", not \"Delete\" — that is a copy of the wrong string constant in ConfirmModal, users can't tell what it does.",
+        "Fix the tests later — first the app: the Save button is labelled as `common.buttons.save`, not Save. The de locale lost its entries in #412.",
+        "Fix e2e tests on the German build: the submit button is labelled as `checkout.submit`, not Absenden; the strings were dropped from de.json in the last sync.",
+    ], bucket="product-defect")
+    assert_read("replay", "label-path-mismatch", [
+        REPLAY_BMO_ATTACH_FILE_GOLDEN,
+        "Fix the Cypress tests for the settings page: the tab is actually called \"Preferences...\", not \"Settings\".",
+    ], bucket="stale-script")
