@@ -2471,3 +2471,101 @@ def test_openhands_bad_tool_args_not_read_when_run_dies_on_its_runtime():
         "Error validating args {\"command\":\"str_replace\",\"path\":\"...for tool 'file_editor': "
         "Unterminated string starting at: line 1 column 7372 (char 7371)",
     ], bucket="prompt_delivery")
+
+
+def test_concourse_worker_message_quoted_by_a_failing_ginkgo_spec_is_a_test():
+    # concourse-worker-disappeared read Concourse's own Ginkgo spec that failed on the worker
+    # client's error string (Gomega's `Expected <err> to be nil`, `FAIL! -- 57 Passed | 1 Failed`,
+    # `Test Suite Failed`) as a lost CI worker: its route comes before the test route and the
+    # assertion-words veto knows none of Ginkgo's or Gomega's words.
+    assert_not_read("devflow", "ci-agent-unavailable", [
+        "• [FAILED] [0.004 seconds]\n"
+        "Client Reaper when the worker is gone [It] returns a retryable error\n"
+        "/go/src/github.com/concourse/concourse/worker/client_test.go:212\n\n"
+        "  [FAILED] Expected\n"
+        "      <*errors.errorString | 0xc00041e2a0>: {\n"
+        "          s: \"Get \\\"/volumes/46868a3f\\\": worker ip-11-221-153-38 disappeared while trying to reach it\",\n"
+        "      }\n"
+        "  to be nil\n\n"
+        "Summarizing 1 Failure:\n"
+        "  [FAIL] Client Reaper when the worker is gone [It] returns a retryable error\n\n"
+        "Ran 58 of 58 Specs in 0.311 seconds\n"
+        "FAIL! -- 57 Passed | 1 Failed | 0 Pending | 0 Skipped\n"
+        "Ginkgo ran 1 suite in 4.2s\n"
+        "Test Suite Failed\n",
+    ], bucket="test")
+    assert_read("devflow", "ci-agent-unavailable", [
+        "Pipeline execution errored. Please try another attempt and file an incident if the error persists.\n\n"
+        "logs:\n"
+        "Get \"/volumes/46868a3f-8ff4-4bab-6f18-eafb5f070586\": worker ip-11-221-153-38 disappeared while trying to reach it\n"
+        "Get \"/volumes/46868a3f-8ff4-4bab-6f18-eafb5f070586\": worker ip-11-221-153-38 disappeared while trying to reach it, will retry.\n",
+    ], bucket="infra")
+
+
+def test_go_download_chain_inside_an_mcp_start_or_tool_call_is_not_bitrise_cache():
+    # bitrise-cache-archive-download-failed read the bare Go chain `download failed: failed to
+    # download archive` anywhere: an MCP server whose release binary could not be fetched and a
+    # tool call that failed on a download went to infra through the early artifact-store route.
+    assert_not_read("devflow", "ci-artifact-store-failed", [
+        "[error] MCP server \"github\" failed to start: download failed: failed to download archive: "
+        "GET https://github.com/github/github-mcp-server/releases/download/v0.5.0/github-mcp-server_Linux_x86_64.tar.gz: 404 Not Found",
+        "2024-06-01T10:00:00Z ERROR context server \"postgres\" failed to start: download failed: "
+        "failed to download archive: connection reset by peer",
+    ], bucket="mcp_startup")
+    assert_not_read("devflow", "ci-artifact-store-failed", [
+        "Tool call failed: fetch_release: download failed: failed to download archive: timeout",
+    ], bucket="prompt_delivery")
+    assert_read("devflow", "ci-artifact-store-failed", [
+        "download failed: failed to download archive: Range request returned invalid Content-Length: 149 however the range was: [...]",
+        "download failed: failed to download archive: GET https://storage.example/cache.tzst giving up after 3 attempt(s)",
+    ], bucket="infra")
+
+
+def test_fastlane_tests_failed_beside_bitrise_test_result_upload_is_a_test():
+    # bitrise-test-results-upload-refused read a Bitrise build whose fastlane scan failed
+    # (`[!] Tests have failed`) and whose always-run deploy step then could not upload the results:
+    # that verdict only gives the last-resort broad-test-failed signal, which the artifact-store
+    # route does not veto, so the red tests went to infra.
+    assert_not_read("devflow", "ci-artifact-store-failed", [
+        "[14:02:11]: fastlane finished with errors\n"
+        "[!] Tests have failed\n"
+        "Failed to upload test results: unsuccessful response code: 500\n",
+        "[!] Tests have failed\n"
+        "+--------------------+-------+\n"
+        "| Number of tests    | 212   |\n"
+        "| Number of failures | 3     |\n"
+        "+--------------------+-------+\n"
+        "Upload test results\n"
+        "- uploading (6) test results\n"
+        "Failed to upload test results: %!(EXTRA *errors.errorString=unsuccessful response code: 403\n"
+        "body:\n{\"error\":\"Unauthorized request\"}\n)\n",
+    ], bucket="test")
+    assert_read("devflow", "ci-artifact-store-failed", [
+        "Upload test results\n"
+        "- uploading (6) test results\n"
+        "Failed to upload test results: %!(EXTRA *errors.errorString=unsuccessful response code: 403\n"
+        "body:\n{\"error\":\"Unauthorized request\"}\n)\n",
+    ], bucket="infra")
+
+
+def test_test_runner_verdict_above_buildkite_artifact_upload_is_not_the_artifact_store():
+    # buildkite-artifact-upload-no-route read a job whose test command failed (fastlane's
+    # `[!] Tests have failed`, Python unittest's `FAILED (failures=2)`) before the agent's artifact
+    # upload hit `[FATAL] No route matches`: neither verdict gives a signal the artifact-store route
+    # vetoes, so the red tests went to infra.
+    assert_not_read("devflow", "ci-artifact-store-failed", [
+        "[!] Tests have failed\n"
+        "Uploading artifacts\n"
+        "2014-09-10 15:31:05 [FATAL] No route matches v1/connect\n",
+    ], bucket="test")
+    # unittest's bare summary is read by no test rule of devflow: it must at least not be infra.
+    assert_not_read("devflow", "ci-artifact-store-failed", [
+        "Ran 212 tests in 41.201s\n\n"
+        "FAILED (failures=2)\n"
+        "Uploading artifacts\n"
+        "2014-09-10 15:31:05 [FATAL] No route matches v1/connect\n",
+    ], not_bucket="infra")
+    assert_read("devflow", "ci-artifact-store-failed", [
+        "Uploading artifacts\n"
+        "2014-09-10 15:31:05 [FATAL] No route matches v1/connect\n",
+    ], bucket="infra")
