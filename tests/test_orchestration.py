@@ -2708,3 +2708,66 @@ def test_missing_tool_hook_rule_leaves_reviews_ci_green_reds_and_failed_notifica
         "Right now, the whole setup silently fails if uv is not installed. Users don't receive an error message, "
         "but instead when they submit a prompt, a hook that tries to call uv then blocks everything.",
     ], bucket="stop_hook_loop")
+
+
+def test_shared_library_missing_skips_test_reports_verdicts_and_notifications_quoting_loader_words():
+    # shared-library-missing-on-host (env-version-mismatch, routed before the review and verifier
+    # routes) misread: a pytest AssertionError and a Rust test's panic whose assertions quote the
+    # loader's words (verification red), a reviewer's `**Verdict: BLOCKED**` / `Review verdict:`
+    # that only `## verdict` vetoed (review blocked), and a failed task-notification over an agent's
+    # summary quoting the loader error it fixed (notification failed): all read as environment false red.
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "FAILED tests/test_doctor.py::test_reports_missing_library - AssertionError: assert 'install libgbm1' in \"/usr/share/atom/atom: error while loading shared libraries: libgbm.so.1: cannot open shared object file: No such file or directory\\n\"\n"
+        "=========================== short test summary info ============================\n"
+        "FAILED tests/test_doctor.py::test_reports_missing_library\n"
+        "1 failed, 41 passed in 3.12s",
+        "test launcher::tests::missing_lib_hint ... FAILED\n"
+        "---- launcher::tests::missing_lib_hint stdout ----\n"
+        "thread 'launcher::tests::missing_lib_hint' panicked at src/launcher.rs:212:9:\n"
+        "assertion `left == right` failed\n"
+        "  left: \"error while loading shared libraries: libssl.so.3: cannot open shared object file\"\n"
+        " right: \"error while loading shared libraries: libssl.so.3: cannot open shared object file (hint: install openssl 3)\"\n"
+        "test result: FAILED. 57 passed; 1 failed; 0 ignored",
+    ], bucket="verification_red")
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "**Verdict: BLOCKED**\n"
+        "The new `build.rs` now links `-lodbc` unconditionally, so every macOS build fails with `ld: library 'odbc' not found`. Gate the link behind the `odbc` feature before this can merge.",
+        "Review verdict: BLOCKED\n"
+        "1. `setup.py` drops `libtiledb` from the bundled wheel libs; the import now dies with `OSError: libtiledb.so.2.11: cannot open shared object file`. Put it back in package_data.",
+    ], bucket="review_blocked")
+    assert_not_read("orchestration", "env-version-mismatch", [
+        "<task-notification>\n<task-id>b7c2e9</task-id>\n<status>failed</status>\n"
+        "<summary>Installed libgbm1 in the CI image: `/usr/share/atom/atom: error while loading shared libraries: libgbm.so.1: cannot open shared object file` is gone, committed 3f2a1c9, Test-grammar job now runs the specs and</summary>\n"
+        "</task-notification>",
+    ], bucket="notification_failed_work_done")
+    assert_read("orchestration", "env-version-mismatch", [
+        "Test-grammar CI job is failing\nSeems to be an issue with a missing shared library dependency.\nRunning specs...\n"
+        "/usr/share/atom/atom: error while loading shared libraries: libgbm.so.1: cannot open shared object file: No such file or directory",
+        "2026-04-15T03:32:07.6449628Z OSError: libOpenCL.so.1: cannot open shared object file: No such file or directory\n"
+        "2026-04-15T03:32:07.6474428Z testSharedLibrariesLoad (rocm_sdk.tests.core_test.ROCmCoreTest.testSharedLibrariesLoad) ...",
+        "Every sign-off that gets past setup now dies at the link step of an unrelated crate:\n"
+        "ld: warning: search path '/Users/runner/lib' not found\nld: library 'odbc' not found\n"
+        "clang: error: linker command failed with exit code 1",
+    ], bucket="environment_false_red")
+
+
+def test_collection_broken_by_code_skips_agent_reports_of_an_import_error_already_fixed():
+    # collection-broken-by-code (verification-red, which vetoes the pushed-branch-without-pr route)
+    # misread an agent's hand-back over a branch pushed without a PR that quotes the syntax or
+    # circular-import error it fixed: read as a red gate instead of the missing hand-off.
+    assert_not_read("orchestration", "verification-red", [
+        "Branch `fix/autoagents-syntax` pushed without a PR: the stray `except ValueError as e:` in autoagents.py that caused "
+        "`SyntaxError: invalid syntax` and `ERROR collecting tests/unit/test_tools_and_ui.py` is fixed, 318 passed.",
+        "Branch fix/circular-import pushed without a PR: moved the `NMFolder` import into `NMManager.__init__`, which resolves "
+        "`ImportError: cannot import name 'NMFolder' from partially initialized module 'pyneuromatic.core.nm_folder' "
+        "(most likely due to a circular import)`; tests/test_core now collects and passes (212 passed).",
+    ], bucket="handback_missing")
+    assert_read("orchestration", "verification-red", [
+        "All tests under `tests/test_core/` that import from `pyneuromatic.core.nm_manager`\n"
+        "or `pyneuromatic.core.nm_folder` fail to collect with:\n"
+        "ImportError: cannot import name 'NMFolder' from partially initialized module\n"
+        "'pyneuromatic.core.nm_folder' (most likely due to a circular import)",
+        "E     File \"/home/runner/work/PraisonAI/PraisonAI/src/praisonai-agents/praisonaiagents/agents/autoagents.py\", line 436\n"
+        "E       except ValueError as e:\nE       ^^^^^^\nE   SyntaxError: invalid syntax\n"
+        "_______________ ERROR collecting tests/unit/test_tools_and_ui.py _______________",
+    ], bucket="verification_red")
