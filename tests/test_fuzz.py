@@ -221,7 +221,7 @@ toml_ish = st.dictionaries(
 )
 
 
-@fuzz(200)
+@fuzz(100)  # each example compiles a whole table
 @given(doc=st.one_of(mutated_tables(), toml_ish, json_values))
 def test_table_from_mapping_raises_only_table_error(doc) -> None:
     try:
@@ -241,7 +241,7 @@ def _toml_bytes(doc) -> bytes:
         return json.dumps(doc, default=str).encode("utf-8", "surrogatepass")
 
 
-@fuzz(200)
+@fuzz(100)  # each example compiles a whole table
 @given(data=st.one_of(
     st.binary(max_size=400),
     st.one_of(mutated_tables(), toml_ish).map(_toml_bytes),
