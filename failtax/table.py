@@ -66,7 +66,7 @@ import numpy as np
 import re2
 import tomli_w
 
-from failtax._cache import kept_file, kept_json
+from failtax._cache import derived_file, kept_file, kept_json
 from failtax._scan import required_literals_kept
 from failtax.errors import TableError, TaxonomyError, os_errors_named
 from failtax.evidence import ascii_lower, normalise_signal_name
@@ -342,6 +342,82 @@ class RuleTable:
         return new
 
 
+class CompiledPatterns(Mapping[str, Any]):
+    """Rule id -> its pattern compiled on RE2, compiled on first use.
+
+    The patterns were checked when the table was compiled (:func:`_check_patterns`); a
+    run that reads few of them (one record, the batch engine, which compiles its own
+    alternatives) no longer compiles a table's thousand patterns first."""
+
+    def __init__(self, sources: dict[str, str]):
+        self._sources = sources
+        self._compiled: dict[str, Any] = {}
+
+    def __getitem__(self, rule_id: str) -> Any:
+        rx = self._compiled.get(rule_id)
+        if rx is None:
+            rx = self._compiled[rule_id] = compile_regex(self._sources[rule_id])
+        return rx
+
+    def __contains__(self, rule_id: object) -> bool:
+        return rule_id in self._sources
+
+    def __iter__(self) -> Any:
+        return iter(self._sources)
+
+    def __len__(self) -> int:
+        return len(self._sources)
+
+
+def _check_patterns(rules: Sequence[ExtractRule], where: str | None, *, keep: bool = False) -> None:
+    """Every pattern of ``rules`` (regex, capture, a ``matches`` value) is one RE2 compiles,
+    or a TableError names the rule. Compiling a table's patterns is most of what loading
+    it costs (a third of a second for a shipped table), so with ``keep`` (a shipped table)
+    the finding that its patterns are good is kept in the cache folder, named by the
+    patterns, this module and the RE2 build, and later processes skip the compiling; each
+    pattern is then compiled when first used. A user's tables (a tuned one changes every
+    run) are compiled whole each time, as their parsed documents are not kept either."""
+    checks = []
+    for rule in rules:
+        for pattern in (rule.regex, rule.capture, str(rule.value) if rule.op == "matches" else None):
+            if pattern is not None:
+                if len(pattern) > MAX_PATTERN_CHARS:
+                    raise TableError(f"pattern longer than {MAX_PATTERN_CHARS} characters", path=where, rule=rule.id)
+                checks.append((pattern, rule.id))
+    if not checks:
+        return
+
+    def compile_all() -> bool:
+        for pattern, rule_id in checks:
+            _compile(pattern, where, rule_id)
+        return True
+
+    key = [_re2_build(), sorted({pattern for pattern, _ in checks})]
+    kept_json(derived_file("re2-checked", [__file__], key) if keep else None, compile_all,
+              lambda v: True if v is True else None)
+
+
+def _is_shipped(path: str | None) -> bool:
+    """Whether ``path`` is a table file of the shipped tables' folder."""
+    if path is None:
+        return False
+    try:
+        return Path(path).resolve().parent == _shipped_folder()
+    except (OSError, ValueError):
+        return False
+
+
+@functools.cache
+def _re2_build() -> list[Any]:
+    """What names the RE2 build patterns were checked on: its module file, size and time."""
+    so = getattr(re2, "_re2", re2).__file__ or ""
+    try:
+        st = os.stat(so)
+    except OSError:
+        return [so]
+    return [os.path.basename(so), st.st_size, st.st_mtime_ns]
+
+
 class CompiledTable:
     """A validated table with its patterns compiled; what :func:`failtax.classify` runs."""
 
@@ -374,16 +450,11 @@ class CompiledTable:
             self.regex: dict[str, Any] = extract_of.regex
             self.capture: dict[str, Any] = extract_of.capture
         else:
-            self.regex = {}
-            self.capture = {}
             for rule in table.extract:
                 _check_extract(rule, where)
-                if rule.regex is not None:
-                    self.regex[rule.id] = _compile(rule.regex, where, rule.id)
-                if rule.capture is not None:
-                    self.capture[rule.id] = _compile(rule.capture, where, rule.id)
-                if rule.op == "matches":
-                    _compile(str(rule.value), where, rule.id)
+            _check_patterns(table.extract, where, keep=_is_shipped(where))
+            self.regex = CompiledPatterns({r.id: r.regex for r in table.extract if r.regex is not None})
+            self.capture = CompiledPatterns({r.id: r.capture for r in table.extract if r.capture is not None})
         for route in table.route:
             if not self.taxonomy.has_bucket(route.bucket):
                 raise TableError(

@@ -70,6 +70,60 @@ def test_a_table_of_the_users_own_is_not_kept(tmp_path: Path, monkeypatch: pytes
     table._load_default.cache_clear()
 
 
+def test_a_shipped_tables_patterns_found_good_once_are_compiled_only_when_used(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shipped table's patterns are checked by compiling them once; later loads (another
+    process, the cache folder kept) compile none until a rule is tried. A bad pattern is
+    still refused by name, and a user's own copy is compiled whole with nothing kept."""
+    import os
+
+    import failtax
+    from failtax.errors import TableError
+    from failtax.table import compile_regex
+
+    monkeypatch.setenv("FAILTAX_CACHE_DIR", str(tmp_path / "cache"))
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    monkeypatch.setattr(table, "_shipped_folder", lambda: shipped.resolve())
+    stamp = os.urandom(4).hex()  # patterns no other test (or run) compiled before
+    rows = "".join(f'[[extract]]\nid = "rx{i}"\nsignal = "boom"\nregex = \'boom-{stamp}-{i} \\d+\'\n\n'
+                   for i in range(40))
+    rows += f'[[extract]]\nid = "cap"\nsignal = "boom"\ncontains = ["boom"]\ncapture = \'(?P<n>{stamp}-\\d+)\'\n\n'
+    doc = ('[table]\nname = "t"\ntaxonomy = "agent-run"\nversion = "1"\nfallback = "unknown_non_zero"\n\n'
+           + rows + '[[route]]\nid = "r"\nany = ["boom"]\nbucket = "network"\n')
+    (shipped / "t.toml").write_text(doc, encoding="utf-8")
+    (tmp_path / "mine.toml").write_text(doc, encoding="utf-8")
+
+    def compiled_now() -> int:
+        return compile_regex.cache_info().currsize
+
+    compile_regex.cache_clear()
+    read_table(shipped / "t.toml").compiled()
+    assert compiled_now() == 41  # the first load checks every pattern
+    assert len(list((tmp_path / "cache" / "re2-checked").iterdir())) == 1
+    compile_regex.cache_clear()
+    t = read_table(shipped / "t.toml")
+    ct = t.compiled()
+    assert compiled_now() == 0 and len(ct.regex) == 40 and "rx7" in ct.regex and "cap" in ct.capture
+    c = failtax.classify({"text": f"BOOM-{stamp}-7 12", "exit_code": 1}, table=t)
+    assert (c.bucket, c.signals) == ("network", ("boom",))
+    assert 1 <= compiled_now() < 41  # the rules the record's literals point at, not the table
+    assert ct.regex["rx3"].search(f"boom-{stamp}-3 9") is not None and ct.regex.get("nope") is None
+
+    compile_regex.cache_clear()
+    read_table(tmp_path / "mine.toml").compiled()
+    assert compiled_now() == 41  # a user's table: compiled whole,
+    assert len(list((tmp_path / "cache" / "re2-checked").iterdir())) == 1  # and nothing kept for it
+
+    (shipped / "bad.toml").write_text(doc.replace("[[route]]", "[[extract]]\nid = \"bad\"\nsignal = \"boom\"\n"
+                                                 "regex = '(a)\\1'\n\n[[route]]"), encoding="utf-8")
+    for _ in range(2):  # nothing kept for a set that failed
+        with pytest.raises(TableError, match="bad pattern") as err:
+            read_table(shipped / "bad.toml")
+        assert err.value.rule == "bad"
+    table._load_default.cache_clear()
+
+
 def test_an_invalid_shipped_document_still_names_its_fault(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A document in the shipped folder that is not TOML is refused with the file and the
     reason, and nothing is kept for it (a good one beside it is)."""
