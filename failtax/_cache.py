@@ -2,8 +2,9 @@
 
 Some answers cost most of a second to derive and never change for the same input: a
 table's compiled hyperscan database, the regex prefilters of its alternatives, which of
-its regexes may join an RE2 set, a shipped table's parsed TOML. Every ``failtax``
-command, report and worker process would pay them again; they are kept in files named
+its regexes may join an RE2 set, a shipped table's parsed TOML, and that its patterns
+all compile on RE2. Every ``failtax`` command, report and worker process would pay them
+again; they are kept in files named
 by the hash of everything they were derived from, so a changed input is never answered
 from an old file. A file that cannot be read or written only costs the derivation.
 """
