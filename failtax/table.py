@@ -377,13 +377,9 @@ def _check_patterns(rules: Sequence[ExtractRule], where: str | None, *, keep: bo
     patterns, this module and the RE2 build, and later processes skip the compiling; each
     pattern is then compiled when first used. A user's tables (a tuned one changes every
     run) are compiled whole each time, as their parsed documents are not kept either."""
-    checks = []
-    for rule in rules:
-        for pattern in (rule.regex, rule.capture, str(rule.value) if rule.op == "matches" else None):
-            if pattern is not None:
-                if len(pattern) > MAX_PATTERN_CHARS:
-                    raise TableError(f"pattern longer than {MAX_PATTERN_CHARS} characters", path=where, rule=rule.id)
-                checks.append((pattern, rule.id))
+    checks = [(pattern, rule.id) for rule in rules
+              for pattern in (rule.regex, rule.capture, str(rule.value) if rule.op == "matches" else None)
+              if pattern is not None]
     if not checks:
         return
 
@@ -397,8 +393,9 @@ def _check_patterns(rules: Sequence[ExtractRule], where: str | None, *, keep: bo
               lambda v: True if v is True else None)
 
 
-def _is_shipped(path: str | None) -> bool:
-    """Whether ``path`` is a table file of the shipped tables' folder."""
+def _is_shipped(path: str | os.PathLike[str] | None) -> bool:
+    """Whether ``path`` is a table file of the shipped tables' folder (only their derived
+    answers are kept: a user's table, tuned anew each run, would pile up files)."""
     if path is None:
         return False
     try:
@@ -447,8 +444,8 @@ class CompiledTable:
                     raise TableError(f"duplicate [[{section}]] rule id", path=where, rule=rule.id)
                 seen.add(rule.id)
         if extract_of is not None:
-            self.regex: dict[str, Any] = extract_of.regex
-            self.capture: dict[str, Any] = extract_of.capture
+            self.regex: Mapping[str, Any] = extract_of.regex
+            self.capture: Mapping[str, Any] = extract_of.capture
         else:
             for rule in table.extract:
                 _check_extract(rule, where)
@@ -929,7 +926,7 @@ def _read_doc(p: Path) -> Any:
         except RecursionError:
             raise TableError("not a table: TOML nested too deeply", path=where) from None
 
-    if p.resolve().parent != _shipped_folder():
+    if not _is_shipped(p):
         return parse()
     return kept_json(kept_file("toml", [sys.version_info[:3], hashlib.sha256(raw).hexdigest()], ".json"),
                      parse, lambda doc: doc if isinstance(doc, dict) else None)
