@@ -467,6 +467,16 @@ def test_analysis_names_the_planted_defect(written, case, events, seed):
         assert set(shadow["signal"]) <= {signal}, shadow
 
 
+@pytest.mark.parametrize("seed", [10, 11, 15])
+def test_a_rule_too_early_is_named_on_2000_events_too(written, seed):
+    """At 2,000 events the planted pair meets on 27 to 60 labelled events, beside dozens
+    of pairs of routes that the random companions bring together on a handful each. Those
+    could never reach the corrected level and are not counted (Tarone); counted, they held
+    these three seeds' shadowing under it. (The tuner, whose candidates all rest on
+    enough events, still waits for more data here.)"""
+    test_analysis_names_the_planted_defect(written, "regen-early", 2000, seed)
+
+
 @pytest.mark.parametrize(("case", "events", "seed"), CASES, ids=[f"{c}-{n}-seed{s}" for c, n, s in CASES])
 def test_tuner_makes_the_one_change_the_planted_defect_needs(written, case, events, seed):
     from failtax.tune import TableTuner

@@ -137,6 +137,75 @@ def test_shadowing_tests_each_pair_of_signals():
     assert (alone["shadowed_signal"], alone["n_shadowed_right"], alone["flagged"]) == ("selector-timeout", 12, True)
 
 
+def test_pairs_met_too_rarely_to_prove_anything_do_not_dilute_the_one_that_can():
+    """People side with stale-script on 9 of 9 events where chromium-error wins over
+    selector-timeout (p = 1/512). Six other pairs of signals meet on two events each,
+    split one and one: no outcome of two events reaches 0.01 over any number of tests, so
+    they are not counted (Tarone), and the nine events are flagged, which plain
+    Bonferroni over every row shown would not do."""
+    def rows(signals, bucket, k):
+        return [(signals, bucket)] * k
+
+    data = rows(["chromium-error", "selector-timeout"], "stale-script", 9)
+    for pair in (["electron-crash", "element-not-found"], ["electron-crash", "selector-timeout"],
+                 ["chromium-error", "assertion-failed-on-passing-step"],
+                 ["electron-crash", "assertion-failed-on-passing-step"],
+                 ["element-not-found", "assertion-failed-on-passing-step"],
+                 ["selector-timeout", "assertion-failed-on-passing-step"]):
+        first = classify({"signals": pair}, taxonomy="replay", table=load_table(TABLE)).bucket
+        later = next(b for b in ("infra", "stale-script", "product-defect") if b != first
+                     and classify({"signals": [pair[1]]}, taxonomy="replay", table=load_table(TABLE)).bucket == b)
+        data += rows(pair, first, 1) + rows(pair, later, 1)
+    df = pl.DataFrame({
+        "event_id": [str(i) for i in range(len(data))], "taxonomy": ["replay"] * len(data),
+        "signals": [s for s, _ in data], "implied_bucket": [b for _, b in data], "week": [W1] * len(data),
+    }, schema={"event_id": pl.String, "taxonomy": pl.String, "signals": pl.List(pl.String),
+               "implied_bucket": pl.String, "week": pl.Date})
+    sh = diagnose_rules(df, table=str(TABLE)).shadowing
+    assert sh.height >= 6
+    flagged = sh.filter(pl.col("flagged"))
+    assert flagged.select("rule", "signal", "shadowed_rule", "shadowed_signal").rows() == [
+        ("infra", "chromium-error", "stale-script", "selector-timeout")]
+    row = flagged.row(0, named=True)
+    assert (row["n_winner_right"], row["n_shadowed_right"]) == (0, 9)
+    assert row["p_value"] == pytest.approx(1 / 512) and row["p_value"] * sh.height > 0.01
+    # the same nine events with every sparse pair met on sixteen events instead: each can
+    # now reach the corrected level, so each is counted and the nine are not enough
+    dense = pl.concat([df.head(9)] + [df.slice(9)] * 8)
+    sh = diagnose_rules(dense, table=str(TABLE)).shadowing
+    assert sh.filter(pl.col("flagged")).height == 0
+
+
+def test_tarone_count_holds_the_family_wise_error_and_gains_power_over_bonferroni():
+    """Forty sign tests on three events each and five on forty: no three events reach
+    0.01 / K for any K, so only the five are counted. Under the null hypothesis the
+    chance of any rejection stays within 0.01; with one test truly off (people side
+    with the later route 80% of the time) it is rejected more often than Bonferroni over
+    all forty-five would."""
+    import numpy as np
+    from scipy.special import bdtrc
+
+    from failtax.analysis.stats import tarone_count
+
+    n = np.array([3] * 40 + [40] * 5)
+    assert tarone_count(0.5 ** n, 0.01) == 5
+    assert tarone_count(0.5 ** np.array([40] * 9), 0.01) == 9  # all can: Bonferroni
+    assert tarone_count(np.ones(3), 0.01) == 1
+    rng = np.random.default_rng(0)
+    reps = 4000
+
+    def rejections(prob: np.ndarray, m: int) -> float:
+        wins = rng.binomial(n, prob, size=(reps, len(n)))
+        pv = np.where(wins > 0, bdtrc(wins - 1, n, 0.5), 1.0)
+        return float(np.mean((pv <= 0.01 / m).any(axis=1)))
+
+    null = np.full(len(n), 0.5)
+    assert rejections(null, tarone_count(0.5 ** n, 0.01)) <= 0.01 + 3 * np.sqrt(0.01 * 0.99 / reps)
+    off = null.copy()
+    off[-1] = 0.8
+    assert rejections(off, tarone_count(0.5 ** n, 0.01)) > rejections(off, len(n)) + 0.05
+
+
 def test_route_order_changes_the_diagnosis():
     tbl = load_table(str(TABLE))
     swapped = tbl.replace(route=(tbl.route[1], tbl.route[0], tbl.route[2]))

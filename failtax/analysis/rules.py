@@ -24,7 +24,8 @@ route, its signal, later route); when the later route fires through several sign
 each (signal, later signal) pair is tested too, since people may side with the later
 route only when one of its signals is present (``shadowed_signal`` names it; ``None``
 means the evidence is pooled over all of them). Each row keeps its strongest evidence,
-Bonferroni over every test made.
+Bonferroni over every test made whose events could reach the corrected level (Tarone's
+count: a pair met on three events can never be significant and is not counted).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ import polars as pl
 from failtax.analysis.agreement import DEFAULT_MIN_COUNT, frame_records
 from failtax.analysis.frames import as_decisions, filter_decisions, with_rate_columns
 from failtax.analysis.reclassify import Reclassified, evaluable, reclassify, resolve_table
-from failtax.analysis.stats import Rate, binomial_test_greater, newcombe_diff_interval, rate
+from failtax.analysis.stats import Rate, binomial_test_greater, newcombe_diff_interval, rate, tarone_count
 from failtax.errors import InputError
 from failtax.table import RuleTable, load_table
 
@@ -430,11 +431,12 @@ def _shadowing(rc: Reclassified, labels: pl.DataFrame, alpha: float) -> pl.DataF
                        per_pair.select(cols).with_columns(pl.lit(1).alias("_pair"))], how="vertical")
     # Sign test: among events whose implied bucket is one of the two, does the later
     # route's bucket win more often than chance (one-sided, exact)? Bonferroni over every
-    # test made (pooled and per pair); each row keeps its strongest evidence.
+    # test made (pooled and per pair) that could reach the corrected level on its events
+    # (Tarone: a pair met on three events never can); each row keeps its strongest evidence.
     kb = tests["n_shadowed_right"].to_numpy()
     ka = tests["n_winner_right"].to_numpy()
     p = np.array([binomial_test_greater(int(b), int(a + b), 0.5) for a, b in zip(ka, kb, strict=True)], dtype=float)
-    m = max(tests.height, 1)
+    m = tarone_count(0.5 ** (ka + kb).astype(float), alpha)
     tests = tests.with_columns(pl.Series("p_value", p, dtype=pl.Float64))
     out = tests.sort(["p_value", "_pair"]).unique(keys, keep="first", maintain_order=True).drop("_pair")
     out = _add_rate(out, "winner_accuracy", "n_winner_right", "n_labelled")
@@ -468,8 +470,8 @@ def diagnose_rules(
         name); default the taxonomy's shipped table.
     since : ignore decisions classified before this date.
     min_count : accuracies resting on fewer labelled events are flagged ``low_count``.
-    alpha : family-wise level of the shadowing sign tests (Bonferroni over every test:
-        each pooled row and each signal pair).
+    alpha : family-wise level of the shadowing sign tests (Bonferroni over every test,
+        each pooled row and each signal pair, that could reach the corrected level).
 
     Returns
     -------

@@ -19,6 +19,7 @@ __all__ = [
     "fisher_exact_less",
     "newcombe_diff_interval",
     "rate",
+    "tarone_count",
     "two_proportion_z_test",
     "wilson_interval",
 ]
@@ -88,6 +89,30 @@ def binomial_test_greater(k: int, n: int, p0: float) -> float:
     from scipy.special import bdtrc  # imported here: scipy.stats costs seconds to import
 
     return float(bdtrc(int(k) - 1, int(n), p0))
+
+
+def tarone_count(min_p, alpha: float) -> int:
+    """How many tests of a family of discrete tests to correct for (Tarone 1990).
+
+    A discrete test has a smallest p-value it can reach however the data fall: a sign
+    test on ``n`` events never goes below ``0.5 ** n``. A test that cannot reach the
+    Bonferroni level ``alpha / K`` can never be significant at it, so it need not be
+    counted among the ``K``: the count is the smallest ``K >= 1`` such that at most ``K``
+    tests can reach ``alpha / K``. Testing every test at ``alpha / K`` keeps the
+    family-wise error at most ``alpha``, as Bonferroni over all of them does, and ``K``
+    is never more than the number of tests. The many pairs and candidates that rest on
+    a handful of events then stop diluting the few that rest on enough.
+
+    >>> tarone_count([0.5 ** n for n in (1, 2, 3, 12, 20)], 0.05)  # two can reach 0.025
+    2
+    >>> tarone_count([], 0.05)
+    1
+    """
+    p = np.sort(np.asarray(min_p, dtype=float).ravel())
+    for k in range(1, len(p) + 1):
+        if np.searchsorted(p, alpha / k, side="right") <= k:
+            return k
+    return max(len(p), 1)
 
 
 def binomial_test_less(k, n, p0):
