@@ -108,6 +108,15 @@ def test_shadowing_sign_test(diag):
     assert big["n_shadowed_right"] == 22 and big["p_value"] == float(Fraction(1, 2**22)) and big["flagged"] is True
 
 
+def _labelled(data: list[tuple[list[str], str]]) -> pl.DataFrame:
+    """Decisions of one week from (signals, implied bucket) pairs."""
+    return pl.DataFrame({
+        "event_id": [str(i) for i in range(len(data))], "taxonomy": ["replay"] * len(data),
+        "signals": [s for s, _ in data], "implied_bucket": [b for _, b in data], "week": [W1] * len(data),
+    }, schema={"event_id": pl.String, "taxonomy": pl.String, "signals": pl.List(pl.String),
+               "implied_bucket": pl.String, "week": pl.Date})
+
+
 def test_shadowing_tests_each_pair_of_signals():
     """chromium-error wins over stale-script: with selector-timeout people side with
     stale-script (12 of 12), with element-not-found they side with infra (10 of 12). The
@@ -119,11 +128,7 @@ def test_shadowing_tests_each_pair_of_signals():
     data = (rows(["chromium-error", "selector-timeout"], "stale-script", 12)
             + rows(["chromium-error", "element-not-found"], "infra", 10)
             + rows(["chromium-error", "element-not-found"], "stale-script", 2))
-    df = pl.DataFrame({
-        "event_id": [str(i) for i in range(len(data))], "taxonomy": ["replay"] * len(data),
-        "signals": [s for s, _ in data], "implied_bucket": [b for _, b in data], "week": [W1] * len(data),
-    }, schema={"event_id": pl.String, "taxonomy": pl.String, "signals": pl.List(pl.String),
-               "implied_bucket": pl.String, "week": pl.Date})
+    df = _labelled(data)
     sh = diagnose_rules(df, table=str(TABLE)).shadowing
     assert sh.height == 1
     row = sh.row(0, named=True)
@@ -152,15 +157,11 @@ def test_pairs_met_too_rarely_to_prove_anything_do_not_dilute_the_one_that_can()
                  ["electron-crash", "assertion-failed-on-passing-step"],
                  ["element-not-found", "assertion-failed-on-passing-step"],
                  ["selector-timeout", "assertion-failed-on-passing-step"]):
-        first = classify({"signals": pair}, taxonomy="replay", table=load_table(TABLE)).bucket
-        later = next(b for b in ("infra", "stale-script", "product-defect") if b != first
-                     and classify({"signals": [pair[1]]}, taxonomy="replay", table=load_table(TABLE)).bucket == b)
+        first, later = (classify({"signals": s}, taxonomy="replay", table=load_table(TABLE)).bucket
+                        for s in (pair, pair[1:]))
+        assert first != later
         data += rows(pair, first, 1) + rows(pair, later, 1)
-    df = pl.DataFrame({
-        "event_id": [str(i) for i in range(len(data))], "taxonomy": ["replay"] * len(data),
-        "signals": [s for s, _ in data], "implied_bucket": [b for _, b in data], "week": [W1] * len(data),
-    }, schema={"event_id": pl.String, "taxonomy": pl.String, "signals": pl.List(pl.String),
-               "implied_bucket": pl.String, "week": pl.Date})
+    df = _labelled(data)
     sh = diagnose_rules(df, table=str(TABLE)).shadowing
     assert sh.height >= 6
     flagged = sh.filter(pl.col("flagged"))
