@@ -64,6 +64,7 @@ class Plan:
         self.units: list[tuple[Any, int | None]] = []  # (RE2 pattern, widest match in bytes)
         supersets: list[str | None] = []
         reqs: list[tuple[str, ...] | None] = []
+        parts_of: list[tuple[tuple[str, ...], ...]] = []
         exacts: dict[int, tuple[str, ...]] = {}
 
         def split(pattern: str) -> tuple[list[str], list[Any]]:
@@ -95,6 +96,7 @@ class Plan:
                     exacts[len(self.units) - 1] = pf.exact
                 supersets.append(pf.superset)
                 reqs.append(pf.required)
+                parts_of.append(pf.parts)
             return out
 
         self.rule_units = {r: add_units(parts) for r, parts in rule_parts.items()}
@@ -120,6 +122,28 @@ class Plan:
         for u in range(self.n_units):
             if reqs[u] and not self.unit_exact[u] and self.set_col[u] < 0:
                 self.unit_group[u] = group(reqs[u])
+        # Each part of such an alternative's sequence requires a literal of its own, and a
+        # literal holding one that is scanned anyway cannot occur without it: where each
+        # literal of a part holds a scanned one, the rows where the part can match come
+        # free, and the alternative is searched only where all its parts can.
+        scanned = frozenset(literal_ids)
+        #: per alternative, the groups standing for its other parts (scanned literals only)
+        self.unit_also: list[tuple[int, ...]] = [()] * self.n_units
+        for u in range(self.n_units):
+            if self.unit_group[u] >= 0 and not self.unit_exact[u]:
+                also = []
+                for part in dict.fromkeys(parts_of[u]):
+                    if part == reqs[u]:
+                        continue
+                    held = []
+                    for s in part:
+                        h = _longest_held(s, scanned)
+                        if h is None:
+                            break
+                        held.append(h)
+                    else:
+                        also.append(group(held))
+                self.unit_also[u] = tuple(also)
         self.engine = make_engine(tuple(literal_ids), supersets, engine)
         self.unit_hs = np.array([bool(ok) for ok in self.engine.regex_ok], dtype=bool)
         self.n_groups = len(groups)
@@ -192,6 +216,15 @@ class Plan:
     def unit_in_set(self) -> np.ndarray:
         """Per regex alternative: True when the plan's RE2 set answers it."""
         return self.set_col >= 0
+
+
+def _longest_held(s: str, scanned: frozenset[str]) -> str | None:
+    """The longest of the ``scanned`` literals that ``s`` holds, or None."""
+    for n in range(len(s), 0, -1):
+        for i in range(len(s) - n + 1):
+            if s[i : i + n] in scanned:
+                return s[i : i + n]
+    return None
 
 
 _PLANS: weakref.WeakKeyDictionary[Any, dict[str | None, Plan]] = weakref.WeakKeyDictionary()

@@ -200,7 +200,10 @@ class _Block:
             return m | self.fold
         g = plan.unit_group[u]
         if g >= 0:
-            return self.G[:, g] | self.fold
+            m = self.G[:, g]
+            for h in plan.unit_also[u]:
+                m = m & self.G[:, h]
+            return m | self.fold
         return np.ones(self.k, dtype=bool)
 
     def unit_start(self, u: int, i: int) -> int:

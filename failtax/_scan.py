@@ -61,6 +61,7 @@ __all__ = [
     "exact_literals",
     "make_engine",
     "prefilters",
+    "required_literal_sets",
     "required_literals",
     "required_literals_kept",
 ]
@@ -164,6 +165,24 @@ def required_literals(pattern: str) -> tuple[str, ...] | None:
         req = exact
     if not req:
         return None
+    return _minimal(req)
+
+
+def required_literal_sets(pattern: str) -> tuple[tuple[str, ...], ...]:
+    """Every literal set that :func:`required_literals` could name for ``pattern``: one
+    per part of its top-level sequence that requires some literal, as each match holds
+    a literal of each. ``()`` where none can be derived.
+
+    >>> required_literal_sets(r"\\brate limit\\b.*\\b(?:mid-task|mid-run)\\b")
+    (('rate limit',), ('mid-run', 'mid-task'))
+    """
+    tree = _parse(pattern)
+    if tree is None:
+        return ()
+    return tuple(_minimal(c) for c in _lits_parts(list(tree))[1])
+
+
+def _minimal(req: set[str]) -> tuple[str, ...]:
     lits = sorted(set(req), key=lambda s: (len(s), s))
     kept: list[str] = []
     for s in lits:  # a literal holding another of the set adds nothing to presence
@@ -177,6 +196,16 @@ _MAX_EXACT = 64
 
 def _lits(items: list[Any]) -> tuple[set[str] | None, set[str] | None]:
     """(the exact strings a sequence matches, if few; a requirement set, if any)."""
+    exact, candidates = _lits_parts(items)
+    # the most specific part: the longest shortest literal, in bytes (a CJK character is
+    # three, and as rare as that), then the fewest literals
+    req = max(candidates, key=lambda c: (min(len(x.encode()) for x in c), -len(c))) if candidates else None
+    return exact, req
+
+
+def _lits_parts(items: list[Any]) -> tuple[set[str] | None, list[set[str]]]:
+    """(the exact strings a sequence matches, if few; the requirement set of each of its
+    parts that has one)."""
     candidates: list[set[str]] = []
     cur: set[str] | None = {""}
     whole_exact = True
@@ -193,8 +222,7 @@ def _lits(items: list[Any]) -> tuple[set[str] | None, set[str] | None]:
             candidates.append(rq)
     if cur is not None and "" not in cur:
         candidates.append(cur)
-    req = max(candidates, key=lambda c: (min(map(len, c)), -len(c))) if candidates else None
-    return (cur if whole_exact else None), req
+    return (cur if whole_exact else None), candidates
 
 
 def _node(op: Any, av: Any) -> tuple[set[str] | None, set[str] | None]:
@@ -572,13 +600,15 @@ class Prefilter:
     exact: tuple[str, ...] | None
     superset: str | None
     required: tuple[str, ...] | None
+    parts: tuple[tuple[str, ...], ...] = ()
 
     @classmethod
     def of(cls, alt: str, superset: bool) -> Prefilter:
         exact = exact_literals(alt)
         if exact is not None:
             return cls(max_match_width(alt), exact, None, None)
-        return cls(max_match_width(alt), None, superset_pattern(alt) if superset else None, required_literals(alt))
+        return cls(max_match_width(alt), None, superset_pattern(alt) if superset else None, required_literals(alt),
+                   required_literal_sets(alt))
 
 
 def prefilters(alts: Sequence[str], superset: bool) -> list[Prefilter]:
@@ -593,11 +623,11 @@ def prefilters(alts: Sequence[str], superset: bool) -> list[Prefilter]:
     """
     def decode(rows: Any) -> list[Prefilter] | None:
         if isinstance(rows, list) and len(rows) == len(alts):
-            return [Prefilter(w, _tuple(e), s, _tuple(r)) for w, e, s, r in rows]
+            return [Prefilter(w, _tuple(e), s, _tuple(r), tuple(tuple(x) for x in ps)) for w, e, s, r, ps in rows]
         return None
 
     return kept_json(_prefilter_path(alts, superset), lambda: [Prefilter.of(a, superset) for a in alts], decode,
-                     lambda out: [[p.width, p.exact, p.superset, p.required] for p in out])
+                     lambda out: [[p.width, p.exact, p.superset, p.required, p.parts] for p in out])
 
 
 def required_literals_kept(patterns: Sequence[str]) -> list[tuple[str, ...] | None]:

@@ -975,6 +975,82 @@ def test_colon_classes_and_flags_turned_off_still_give_prefilters(pattern: str) 
     assert want <= set(hits.rows.tolist()), pattern
 
 
+def test_each_part_of_a_gapped_regex_names_its_literals_and_the_rarest_in_bytes_is_required() -> None:
+    """Every match holds a literal of each part; the part required is the one whose
+    shortest literal is longest in UTF-8 (完成后 is nine bytes, agent five)."""
+    from failtax.table import compile_regex
+
+    pattern = r"(?:agent|智能体)\s*(?:运行|执行)?(?:完成|结束)后[^\n]{0,40}(?:为空|没有(?:任何)?输出)"
+    parts = _scan.required_literal_sets(pattern)
+    assert parts == (("agent", "智能体"), ("完成后", "结束后"), ("为空", "没有任何输出", "没有输出"))
+    assert _scan.required_literals(pattern) == ("完成后", "结束后")
+    rx = compile_regex(pattern)
+    for text in ("Agent 运行完成后 返回为空", "智能体结束后：没有任何输出", "agent完成后没有输出"):
+        assert rx.search(text) is not None
+        assert all(any(lit in text.lower() for lit in part) for part in parts), text
+
+
+TWO_PART_TABLE = """
+[table]
+name = "t"
+taxonomy = "agent-run"
+version = "0.1.0"
+fallback = "unknown_non_zero"
+
+[[extract]]
+id = "worker-word"
+signal = "network"
+contains = ["worker"]
+
+[[extract]]
+id = "worker-quota"
+signal = "usage-limit"
+regex = '''\\bworker\\w*\\b[^\\n]{0,40}\\bquota exhausted\\b'''
+
+[[route]]
+id = "usage"
+bucket = "usage_limit"
+any = ["usage-limit"]
+
+[[route]]
+id = "net"
+bucket = "network"
+any = ["network"]
+"""
+
+
+def test_a_gapped_alternative_is_searched_only_where_each_of_its_parts_can_match(tmp_path, monkeypatch) -> None:
+    """"worker" is scanned for another rule, so the gapped alternative's other part comes
+    free: RE2 runs only in rows holding both "quota exhausted" and "worker"."""
+    from failtax import _batch_resolve
+    from failtax._batch_plan import plan_for
+    from failtax.table import read_table
+
+    path = tmp_path / "t.toml"
+    path.write_text(TWO_PART_TABLE, encoding="utf-8")
+    table = read_table(path)
+    plan = plan_for(table, None)
+    (u,) = plan.rule_units[1]
+    assert plan.set_col[u] < 0  # gapped: searched one by one
+    held = [[lit for i, lit in enumerate(plan.literals) if g in plan.lg_data[plan.lg_ptr[i]:plan.lg_ptr[i + 1]]]
+            for g in plan.unit_also[u]]
+    assert held == [["worker"]]
+    texts = ["daily quota exhausted, try tomorrow"] * 30 + ["the workers stopped: quota exhausted"] * 3
+    texts += ["worker pool idle"] * 30
+    searched = []
+    real = _batch_resolve._re2_start
+
+    def counting(rx, data, pos):
+        searched.append(bytes(data))
+        return real(rx, data, pos)
+
+    monkeypatch.setattr(_batch_resolve, "_re2_start", counting)
+    got = classify_batch(pl.DataFrame({"text": texts}), table=table, n_jobs=1)["bucket"].to_list()
+    assert got == [failtax.classify({"text": t}, taxonomy="agent-run", table=table).bucket for t in texts]
+    assert got[30:33] == ["usage_limit"] * 3 and got[0] == "unknown_non_zero"
+    assert len(searched) == 3 and all(b"worker" in d for d in searched)
+
+
 def test_posix_classes_are_still_left_to_re2() -> None:
     """RE2 reads "[[:digit:]]" as a POSIX class and Python does not: no prefilter is derived."""
     assert _scan.required_literals(r"code[[:space:]]+429") is None
