@@ -21,7 +21,7 @@ import numpy as np
 
 from failtax._batch_input import Columns
 from failtax._batch_plan import Plan
-from failtax._scan import Hits, Segment
+from failtax._scan import Segment
 from failtax.classify import (
     Classification,
     _field_holds,
@@ -260,12 +260,12 @@ def _run_part(plan: Plan, cols: Columns, lo: int, hi: int, want: Want) -> Part:
         if lo <= i < hi:
             row_buf[i - lo] = -1
     texts = _Texts(buffers, row_buf, row_start, row_len)
-    hit_parts = []
+    segments = []
     for b in np.unique(row_buf[row_buf >= 0]).tolist():
         rows = np.flatnonzero(row_buf == b)
         rows = rows[np.argsort(row_start[rows], kind="stable")]
-        hit_parts.append(plan.engine.scan(Segment(buffers[b], row_start[rows], row_len[rows], rows)))
-    hits = Hits.concat(hit_parts)
+        segments.append(Segment(buffers[b], row_start[rows], row_len[rows], rows))
+    hits = plan.engine.scan_all(segments)
     h_rows, h_lits, h_starts = hits.rows, hits.lits, hits.starts
     if len(h_rows) > 1 and not bool(np.all(h_rows[1:] >= h_rows[:-1])):
         order = np.argsort(h_rows, kind="stable")

@@ -791,6 +791,10 @@ class HyperscanEngine:
         if raw is not None:  # a compiled database travels as bytes: no compiling again
             self._db = _database_from(raw)
 
+    def scan_all(self, segments: Sequence[Segment]) -> Hits:
+        """The segments' hits, one after another."""
+        return Hits.concat([self.scan(s) for s in segments])
+
     def scan(self, segment: Segment) -> Hits:
         if self._db is None or not len(segment):
             return Hits.empty()
@@ -904,13 +908,22 @@ class PolarsEngine:
         self._ids = {s: i for i, s in enumerate(self.literals)}
 
     def scan(self, segment: Segment) -> Hits:
+        return self.scan_all([segment])
+
+    def scan_all(self, segments: Sequence[Segment]) -> Hits:
+        """Every segment in one pass: polars builds its automaton anew on every call
+        (0.15 s for 20,000 literals), so the segments are read as one column."""
         import polars as pl
         import pyarrow as pa
 
-        if not self._patterns or not len(segment):
+        segments = [s for s in segments if len(s)]
+        if not self._patterns or not segments:
             return Hits.empty()
-        view = memoryview(segment.buffer)
-        texts = [bytes(view[int(s) : int(s) + int(n)]) for s, n in zip(segment.starts, segment.lengths, strict=True)]
+        texts = []
+        for segment in segments:
+            view = memoryview(segment.buffer)
+            texts += [bytes(view[int(s) : int(s) + int(n)]) for s, n in zip(segment.starts, segment.lengths, strict=True)]
+        rows = np.concatenate([s.rows for s in segments])
         col = pl.Series("t", pa.array(texts, type=pa.large_binary()).cast(pa.large_string()))
         pos = col.str.find_many(self._patterns, ascii_case_insensitive=True, overlapping=True)
         got = col.str.extract_many(self._patterns, ascii_case_insensitive=True, overlapping=True)
@@ -920,7 +933,7 @@ class PolarsEngine:
         lut = {m: self._ids[ascii_lower(m)] for m in frame["got"].unique().to_list()}
         lits = frame["got"].replace_strict(lut, return_dtype=pl.Int32).to_numpy()
         k = frame["k"].to_numpy()
-        return Hits(segment.rows[k], lits, frame["pos"].to_numpy().astype(np.int64))
+        return Hits(rows[k], lits, frame["pos"].to_numpy().astype(np.int64))
 
 
 @functools.cache

@@ -628,6 +628,17 @@ def test_every_engine_finds_each_literal_where_substring_search_first_finds_it(t
         if literals not in want:
             want[literals] = _first_occurrences(lowered, literals)
         assert got == want[literals], engine
+        # the same records in three segments of their own buffers, read in one call
+        # (polars' automaton is built once for all of them): the same hits, row by row
+        cuts = [0, len(texts) // 3, len(texts) // 2, len(texts)]
+        rows = np.arange(len(texts))[::-1]  # the row numbers need not follow the buffers
+        split = plan.engine.scan_all([_scan.Segment.from_texts(texts[a:b], rows[a:b])
+                                      for a, b in zip(cuts, cuts[1:], strict=False)])
+        again: dict[tuple[int, int], int] = {}
+        for r, lit, at in zip(split.rows.tolist(), split.lits.tolist(), split.starts.tolist(), strict=True):
+            i = len(texts) - 1 - r
+            again[i, lit] = min(at, again.get((i, lit), at))
+        assert again == got, engine
         assert len(got) > 1000
 
 
