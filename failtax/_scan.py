@@ -157,12 +157,11 @@ def required_literals(pattern: str) -> tuple[str, ...] | None:
     >>> required_literals(r"\\d+") is None
     True
     """
-    tree = _parse(pattern)
-    if tree is None:
+    top = _top_level(pattern)
+    if top is None:
         return None
-    exact, req = _lits(list(tree))
-    if exact is not None and "" not in exact:
-        req = exact
+    exact, parts = top
+    req = exact if exact is not None and "" not in exact else _most_specific(parts)
     if not req:
         return None
     return _minimal(req)
@@ -176,10 +175,15 @@ def required_literal_sets(pattern: str) -> tuple[tuple[str, ...], ...]:
     >>> required_literal_sets(r"\\brate limit\\b.*\\b(?:mid-task|mid-run)\\b")
     (('rate limit',), ('mid-run', 'mid-task'))
     """
+    top = _top_level(pattern)
+    return () if top is None else tuple(_minimal(c) for c in top[1])
+
+
+@functools.lru_cache(maxsize=4096)  # both answers above read the same walk of the tree
+def _top_level(pattern: str) -> tuple[set[str] | None, list[set[str]]] | None:
+    """:func:`_lits_parts` of ``pattern``'s top-level sequence, or None if unreadable."""
     tree = _parse(pattern)
-    if tree is None:
-        return ()
-    return tuple(_minimal(c) for c in _lits_parts(list(tree))[1])
+    return None if tree is None else _lits_parts(list(tree))
 
 
 def _minimal(req: set[str]) -> tuple[str, ...]:
@@ -197,10 +201,13 @@ _MAX_EXACT = 64
 def _lits(items: list[Any]) -> tuple[set[str] | None, set[str] | None]:
     """(the exact strings a sequence matches, if few; a requirement set, if any)."""
     exact, candidates = _lits_parts(items)
-    # the most specific part: the longest shortest literal, in bytes (a CJK character is
-    # three, and as rare as that), then the fewest literals
-    req = max(candidates, key=lambda c: (min(len(x.encode()) for x in c), -len(c))) if candidates else None
-    return exact, req
+    return exact, _most_specific(candidates)
+
+
+def _most_specific(candidates: list[set[str]]) -> set[str] | None:
+    """The most specific part: the longest shortest literal, in bytes (a CJK character is
+    three, and as rare as that), then the fewest literals."""
+    return max(candidates, key=lambda c: (min(len(x.encode()) for x in c), -len(c))) if candidates else None
 
 
 def _lits_parts(items: list[Any]) -> tuple[set[str] | None, list[set[str]]]:
