@@ -267,6 +267,20 @@ def _row_repr(kind: str, rule: Any) -> str:
     return f"[[{kind}]] " + ", ".join(parts)
 
 
+#: The parts of equal tables :meth:`RuleTable.__eq__` lets them share (immutable tuples).
+_SHARED_WHEN_EQUAL = ("extract", "route", "locate")
+
+
+@functools.cache
+def _compared_fields(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls) if f.compare)
+
+
+def _compared(obj: Any) -> tuple[Any, ...]:
+    """What a dataclass's ``==`` compares: its fields but those marked ``compare=False``."""
+    return tuple(getattr(obj, n) for n in _compared_fields(type(obj)))
+
+
 @dataclass(frozen=True)
 class RuleTable:
     """A taxonomy's ordered extractor and bucket rules, version and provenance.
@@ -290,6 +304,23 @@ class RuleTable:
 
     def __hash__(self) -> int:
         return _kept_hash(self, ("name", "taxonomy", "version", "extract", "route"))
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field, as a dataclass compares (``path`` aside), but two equal tables
+        loaded apart compare their rules once. Comparing a shipped table's thousand-odd
+        rules takes milliseconds, and caches keyed by a table (the simulator's, the
+        tuner's) compare a key with an equal table loaded apart on every lookup: once found
+        equal, ``other`` takes this table's rule tuples, the same values, so the next
+        comparison finds them identical at once."""
+        if self is other:
+            return True
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        if hash(self) != hash(other) or _compared(self) != _compared(other):
+            return False
+        for name in _SHARED_WHEN_EQUAL:
+            object.__setattr__(other, name, getattr(self, name))
+        return True
 
     __getstate__ = _state_without_hash
 

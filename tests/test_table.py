@@ -423,3 +423,37 @@ def test_a_table_hashed_then_pickled_is_found_by_an_equal_table_in_another_proce
         out = subprocess.run([sys.executable, "-c", script, str(tmp_path / "t.pickle")], check=True,
                              capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed})
         assert out.stdout.split() == ["found", "True"]
+
+
+def test_equal_tables_loaded_apart_compare_their_rules_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cache keyed by a table (the simulator's, the tuner's) looked up with an equal
+    table read apart compares the two tables' rules on the first lookup only, and a table
+    differing in one rule, one route or only its provenance is still unequal."""
+    import dataclasses
+
+    path = load_table("regen").path
+    a, b = read_table(path), read_table(path)
+    assert a is not b and a.extract is not b.extract and a.extract[0] is not b.extract[0]
+    compared = []
+    rule_eq = ExtractRule.__eq__
+
+    def counted(self: ExtractRule, other: object) -> bool:
+        compared.append(self.id)
+        return rule_eq(self, other)
+
+    monkeypatch.setattr(ExtractRule, "__eq__", counted)
+    cache = {(a, ("sig",)): "kept"}
+    assert cache[(b, ("sig",))] == "kept"
+    first = len(compared)
+    assert first >= len(a.extract)  # the first lookup compared every rule
+    for _ in range(50):
+        assert cache[(b, ("sig",))] == "kept" and a == b and b == a and not a != b
+    assert len(compared) == first  # and no lookup after it compared one again
+    assert b.extract is a.extract and b.route is a.route and b.path == a.path
+
+    c = read_table(path)
+    one_rule = dataclasses.replace(c.extract[3], contains=(*c.extract[3].contains, "a word none has"))
+    assert c.replace(extract=(*c.extract[:3], one_rule, *c.extract[4:])) != a
+    assert c.replace(route=c.route[:-1]) != a
+    assert dataclasses.replace(c, provenance={"tuned_from": "x"}) != a
+    assert c == a and hash(c) == hash(a)
