@@ -38,7 +38,7 @@ import json
 import platform
 import sys
 from array import array
-from collections.abc import Sequence
+from collections.abc import Sequence, Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
 from re import _parser as sre_parse  # type: ignore[attr-defined]
@@ -180,13 +180,17 @@ def required_literal_sets(pattern: str) -> tuple[tuple[str, ...], ...]:
 
 
 @functools.lru_cache(maxsize=4096)  # both answers above read the same walk of the tree
-def _top_level(pattern: str) -> tuple[set[str] | None, list[set[str]]] | None:
-    """:func:`_lits_parts` of ``pattern``'s top-level sequence, or None if unreadable."""
+def _top_level(pattern: str) -> tuple[frozenset[str] | None, tuple[frozenset[str], ...]] | None:
+    """:func:`_lits_parts` of ``pattern``'s top-level sequence, or None if unreadable;
+    frozen, as every caller shares the cached answer."""
     tree = _parse(pattern)
-    return None if tree is None else _lits_parts(list(tree))
+    if tree is None:
+        return None
+    exact, parts = _lits_parts(list(tree))
+    return (None if exact is None else frozenset(exact)), tuple(map(frozenset, parts))
 
 
-def _minimal(req: set[str]) -> tuple[str, ...]:
+def _minimal(req: AbstractSet[str]) -> tuple[str, ...]:
     lits = sorted(set(req), key=lambda s: (len(s), s))
     kept: list[str] = []
     for s in lits:  # a literal holding another of the set adds nothing to presence
@@ -204,7 +208,7 @@ def _lits(items: list[Any]) -> tuple[set[str] | None, set[str] | None]:
     return exact, _most_specific(candidates)
 
 
-def _most_specific(candidates: list[set[str]]) -> set[str] | None:
+def _most_specific(candidates: Sequence[AbstractSet[str]]) -> AbstractSet[str] | None:
     """The most specific part: the longest shortest literal, in bytes (a CJK character is
     three, and as rare as that), then the fewest literals."""
     return max(candidates, key=lambda c: (min(len(x.encode()) for x in c), -len(c))) if candidates else None

@@ -140,15 +140,20 @@ def compile_regex(pattern: str) -> Any:
 
 
 @functools.cache
-def _field_names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
+def _compared_fields(cls: type) -> tuple[str, ...]:
+    """The fields a dataclass's ``==`` compares (all but those marked ``compare=False``)."""
+    return tuple(f.name for f in dataclasses.fields(cls) if f.compare)
+
+
+def _compared(obj: Any) -> tuple[Any, ...]:
+    return tuple(getattr(obj, n) for n in _compared_fields(type(obj)))
 
 
 def _kept_hash(obj: Any, names: tuple[str, ...] | None = None) -> int:
-    """``obj``'s hash over the fields ``names`` (default: all), worked out once."""
+    """``obj``'s hash over the fields ``names`` (default: those ``==`` compares), worked out once."""
     h = obj.__dict__.get("_hash")
     if h is None:
-        fields = names or _field_names(type(obj))
+        fields = names or _compared_fields(type(obj))
         h = hash(tuple(getattr(obj, n) for n in fields))
         object.__setattr__(obj, "_hash", h)
     return h
@@ -269,16 +274,6 @@ def _row_repr(kind: str, rule: Any) -> str:
 
 #: The parts of equal tables :meth:`RuleTable.__eq__` lets them share (immutable tuples).
 _SHARED_WHEN_EQUAL = ("extract", "route", "locate")
-
-
-@functools.cache
-def _compared_fields(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls) if f.compare)
-
-
-def _compared(obj: Any) -> tuple[Any, ...]:
-    """What a dataclass's ``==`` compares: its fields but those marked ``compare=False``."""
-    return tuple(getattr(obj, n) for n in _compared_fields(type(obj)))
 
 
 @dataclass(frozen=True)
