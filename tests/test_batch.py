@@ -1001,6 +1001,22 @@ def test_each_part_of_a_gapped_regex_names_its_literals_and_the_rarest_in_bytes_
         assert all(any(lit in text.lower() for lit in part) for part in parts), text
 
 
+def test_the_cached_walk_of_a_pattern_hands_every_caller_the_same_frozen_answer() -> None:
+    """Both answers read one cached walk; a caller that could change its sets would change
+    the next caller's answer, so the walk hands out frozen sets only."""
+    pattern = r"\brate limit\b.*\b(?:mid-task|mid-run)\b"
+    first = _scan._top_level(pattern)
+    assert first is not None and _scan._top_level(pattern) is first
+    exact, parts = first
+    assert isinstance(parts, tuple) and parts
+    assert all(isinstance(p, frozenset) for p in parts)
+    assert exact is None or isinstance(exact, frozenset)
+    whole = _scan._top_level(r"killed by signal|signal: (?:killed|terminated)")
+    assert whole is not None and isinstance(whole[0], frozenset)
+    assert whole[0] == {"killed by signal", "signal: killed", "signal: terminated"}
+    assert _scan.required_literal_sets(pattern) == (("rate limit",), ("mid-run", "mid-task"))
+
+
 TWO_PART_TABLE = """
 [table]
 name = "t"
