@@ -2081,3 +2081,15 @@ def test_gateway_caps_counted_per_day_or_month_are_usage_limits_and_per_minute_o
         "'You are using a Trial key, which is limited to 10 API calls / minute. You can continue to use "
         "the Trial key for free or upgrade to a Production key with higher rate limits.'}",
     ], bucket="rate_limited")
+
+
+def test_a_runs_own_model_call_cap_is_max_turns_and_a_plans_daily_model_calls_are_not():
+    # max-model-calls-reached: Camunda's connector (a golden case) and Google ADK's
+    # LlmCallsLimitExceededError, whose "limit of `N`" wording no public thread quotes yet.
+    assert_read("agent-run", "max-turns", [
+        "google.adk.agents.invocation_context.LlmCallsLimitExceededError: Max number of llm calls "
+        "limit of `500` exceeded",
+    ], bucket="max_turns")
+    assert_lands("agent-run", [
+        "You have reached the maximum number of model calls for today. Upgrade your plan to continue.",
+    ], bucket="usage_limit")

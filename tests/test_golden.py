@@ -9,6 +9,7 @@ Every table change adds cases here, as ua-parser's ``tests/test_ua.yaml`` does.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -135,3 +136,23 @@ def test_every_own_extract_rule_reads_a_real_message(taxonomy: str) -> None:
         fired.update(extract_signals(evidence(entry), table)[1])
     assert not own - fired - NOT_YET_READ[taxonomy], f"rules no golden case fires: {sorted(own - fired - NOT_YET_READ[taxonomy])}"
     assert not NOT_YET_READ[taxonomy] & fired, f"now read, drop from NOT_YET_READ: {sorted(NOT_YET_READ[taxonomy] & fired)}"
+
+
+def test_the_readme_and_the_history_count_the_golden_cases_the_files_hold() -> None:
+    """The counts the README and HISTORY.md print are derived from the fixture files and
+    written by hand with each batch: a batch that forgets them fails here."""
+    counts = {path.stem: len(_load(path)) for path in sorted(REAL.glob("*.yaml"))}
+    total = f"{sum(counts.values()):,}"
+    readme = " ".join((REAL.parents[2] / "README.md").read_text(encoding="utf-8").split())
+    assert f"checked against {total} real messages" in readme
+    assert f"the {total} golden cases checked" in readme
+    history = (REAL / "HISTORY.md").read_text(encoding="utf-8")
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `([a-z-]+)` \| ([\d,]+) \| (.*)$", history, re.M)}
+    assert rows == {tax: f"{n:,}" for tax, n in counts.items()}
+    # the share over the per-taxonomy batches, from the table's own cells
+    cells = [(int(n), int(p)) for line in re.findall(r"^\| `[a-z-]+` \| [\d,]+ \| (.*)$", history, re.M)
+             for n, p in re.findall(r"(\d+) \((\d+)%\)", line)]
+    messages, right = sum(n for n, _ in cells), sum(round(n * p / 100) for n, p in cells)
+    share = f"{messages:,} messages were classified before their rules, and the table of the day got {round(100 * right / messages)}% of"
+    assert share in readme
+    assert f"{messages:,} messages, {round(100 * right / messages)}% right)" in " ".join(history.split())
