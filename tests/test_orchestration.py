@@ -2771,3 +2771,18 @@ def test_collection_broken_by_code_skips_agent_reports_of_an_import_error_alread
         "E       except ValueError as e:\nE       ^^^^^^\nE   SyntaxError: invalid syntax\n"
         "_______________ ERROR collecting tests/unit/test_tools_and_ui.py _______________",
     ], bucket="verification_red")
+
+
+def test_token_counts_and_costs_holding_529_are_no_overload_veto():
+    """The shared limit-or-overload veto words read 529 only in the forms a status takes
+    (`API Error: 529 {`, `(HTTP 529)`): a bare `529` stood the stall rules down on an agent
+    UI's token count or cost (`1529 out · $0.0529`) and on an issue number."""
+    stopped = "the sub-agents above stopped in the middle of execution"
+    assert_read("orchestration", "stall-watchdog", [
+        f"Round 2: {stopped} (Done · 35s · 1529 out · $0.0529)",
+        f"{stopped}, see https://github.com/acme/agents/issues/529",
+    ], bucket="stalled_no_progress")
+    assert_not_read("orchestration", "stall-watchdog", [
+        f'{stopped}: API Error: 529 {{"type":"error","error":{{"type":"overloaded_error"}}}}',
+        f"{stopped} (HTTP 529)",
+    ], bucket="subagent_overloaded")
