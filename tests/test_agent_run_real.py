@@ -2093,3 +2093,17 @@ def test_a_runs_own_model_call_cap_is_max_turns_and_a_plans_daily_model_calls_ar
     assert_lands("agent-run", [
         "You have reached the maximum number of model calls for today. Upgrade your plan to continue.",
     ], bucket="usage_limit")
+
+
+def test_a_test_report_quoting_a_sign_in_wording_is_not_the_runs_sign_in():
+    """`auth-phrase` stands down on the test-report words: a spec that asserts a missing
+    key's message failed, the run's own credentials did not. The wordings themselves,
+    printed by a run, stay auth."""
+    assert_not_read("agent-run", "auth-rejected", [
+        'expect(received).toThrow(expected) Expected: "OPENAI_API_KEY environment variable is missing" AssertionError',
+        'FAIL src/auth.test.ts > rejects bad keys: expected: "Invalid API key · Please run /login"',
+    ], not_bucket="auth")
+    assert_read("agent-run", "auth-rejected", [
+        "Error: OPENAI_API_KEY environment variable is missing or empty",
+        "Invalid API key · Please run /login",
+    ], bucket="auth")
