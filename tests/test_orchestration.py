@@ -2786,3 +2786,15 @@ def test_token_counts_and_costs_holding_529_are_no_overload_veto():
         f'{stopped}: API Error: 529 {{"type":"error","error":{{"type":"overloaded_error"}}}}',
         f"{stopped} (HTTP 529)",
     ], bucket="subagent_overloaded")
+
+
+def test_fix_loop_rules_stand_down_on_every_limit_word_the_shared_set_holds():
+    """fix-loop-other-causes names no limit words of its own: its rules name
+    limit-or-overload-words beside it, so a weekly limit or a 529 status beside a test red
+    after the fix is the limit's, while the red alone is still the same test twice."""
+    red = "Even after fixing the import, the test test_login still fails with the same assertion."
+    assert_read("orchestration", "same-test-red-twice", [red], bucket="same_test_red_twice")
+    assert_not_read("orchestration", "same-test-red-twice", [
+        f"{red} Then: weekly limit reached, resets Monday.",
+        f"{red} API Error: 529 {{\"type\":\"error\"}}",
+    ], not_bucket="same_test_red_twice")
