@@ -2569,3 +2569,19 @@ def test_test_runner_verdict_above_buildkite_artifact_upload_is_not_the_artifact
         "Uploading artifacts\n"
         "2014-09-10 15:31:05 [FATAL] No route matches v1/connect\n",
     ], bucket="infra")
+
+
+def test_an_image_tagged_latest_is_no_test_that_failed():
+    # broad-test-failed found `test` inside `latest`, so an image tag followed by a failure word
+    # (`myorg/api:latest: failed to resolve source metadata`, `node:latest failed to pull`) read
+    # as a red test wherever no other rule decided.
+    assert_not_read("devflow", "broad-test-failed", [
+        "ERROR: myorg/api:latest: failed to resolve source metadata\n",
+        "Step 3/9: pulling node:latest failed after 3 attempts\n",
+    ], not_bucket="test")
+    # a test class whose name ends in Test or Tests, and a superlative, are still read
+    assert_read("devflow", "broad-test-failed", [
+        "AppTest > testLogin FAILED\n",
+        "UserServiceTests failed: expected 3 but was 4\n",
+        "the greatest test in the suite failed again\n",
+    ], bucket="test")
