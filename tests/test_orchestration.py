@@ -2798,3 +2798,25 @@ def test_fix_loop_rules_stand_down_on_every_limit_word_the_shared_set_holds():
         f"{red} Then: weekly limit reached, resets Monday.",
         f"{red} API Error: 529 {{\"type\":\"error\"}}",
     ], not_bucket="same_test_red_twice")
+
+
+def test_rules_that_stand_down_on_limits_read_529_only_as_a_status():
+    # cancelled-child-null-result-over-completed-work typed its own copy of the limit words with a
+    # bare `529`, which a token count or a cost (`1529 out · $0.0529`) holds; it and the two stall
+    # rules that typed limit words inline now name the shared limit-or-overload-words set.
+    footer = " (tokens 4529 in, 1529 out · $0.0529)"
+    assert_read("orchestration", "false-stall-over-live-work", [
+        "The worker was cancelled after 600s and returned an empty result even though it had"
+        " already finished writing report.md" + footer,
+    ], bucket="notification_failed_work_done")
+    assert_read("orchestration", "stall-watchdog", [
+        "Heartbeat froze 5h, it never reaped the worker" + footer,
+    ], bucket="stalled_no_progress")
+    # and they still stand down on the set's limit words, the hyphenated form included
+    assert_lands("orchestration", [
+        "The lead froze 5h while Usage-limit gating held its teammates until the window reopens",
+        "The worker was cancelled by a rate limit and returned null even though it had completed the edits",
+    ], not_bucket="stalled_no_progress")
+    assert_lands("orchestration", [
+        "The worker was cancelled by a rate limit and returned null even though it had completed the edits",
+    ], not_bucket="notification_failed_work_done")
