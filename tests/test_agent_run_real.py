@@ -2107,3 +2107,19 @@ def test_a_test_report_quoting_a_sign_in_wording_is_not_the_runs_sign_in():
         "Error: OPENAI_API_KEY environment variable is missing or empty",
         "Invalid API key · Please run /login",
     ], bucket="auth")
+
+
+def test_a_proxys_5xx_to_the_tunnel_is_the_network_and_a_providers_503_an_overload():
+    """The overload words stand down on a proxy's answer to CONNECT: a `503 Service
+    Unavailable` reason phrase after `Tunnel connection failed:` or curl's `response 503`
+    belongs to the proxy, so the request never reached the API."""
+    assert_lands("agent-run", [
+        "requests.exceptions.ProxyError: HTTPSConnectionPool(host='api.openai.com', port=443): "
+        "Max retries exceeded with url: /v1/chat/completions (Caused by ProxyError('Unable to "
+        "connect to proxy', OSError('Tunnel connection failed: 503 Service Unavailable')))",
+        "curl: (56) CONNECT tunnel failed, response 503 Service Unavailable",
+    ], bucket="network")
+    assert_lands("agent-run", [
+        "openai.InternalServerError: Error code: 503 - Service Unavailable",
+        "API Error: 503 upstream service unavailable, please retry",
+    ], bucket="overloaded")

@@ -4897,3 +4897,17 @@ def test_cypress_whoops_page_quoted_as_gone_does_not_hide_the_next_failure():
         "Error Whoops, there is no test to run.\nI am getting the error \"Whoops, there is no test to run\n"
         "After clicking on Login  getting the error \"Whoops, there is no test to run",
     ], bucket="infra")
+
+
+def test_comes_and_goes_vetoes_read_intermittent_like_sometimes():
+    """The `comes-and-goes` set holds `intermittent` beside `sometimes` and `flaky`: a
+    tool's spent credits or a control hidden at a width band, reported as intermittent, is
+    a blip like the same report saying `sometimes`; said plainly, each stays where it was."""
+    credits = 'KaneAI run failed: reason: "Credits exhausted: {\\"error\\":\\"insufficient credits\\"}"'
+    hidden = 'Button for "Save" in the editor is hidden on screens 1025-1075'
+    assert_read("regen", "tool-setup-error", [credits], bucket="infra")
+    assert_read("regen", "product-broken", [hidden], bucket="product-uxux")
+    for text in (credits, hidden):
+        for said in ("this failure is intermittent", "this failure happens sometimes"):
+            got = answer("regen", f"{text} - {said}")
+            assert got.bucket == "transient", (text, said, got.bucket, got.rule)
