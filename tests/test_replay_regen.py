@@ -4899,10 +4899,11 @@ def test_cypress_whoops_page_quoted_as_gone_does_not_hide_the_next_failure():
     ], bucket="infra")
 
 
-def test_comes_and_goes_vetoes_read_intermittent_like_sometimes():
-    """The `comes-and-goes` set holds `intermittent` beside `sometimes` and `flaky`: a
-    tool's spent credits or a control hidden at a width band, reported as intermittent, is
-    a blip like the same report saying `sometimes`; said plainly, each stays where it was."""
+def test_rules_that_stand_down_on_comes_and_goes_read_intermittent_too():
+    """The two rules that named only `comes-and-goes` name `passed-on-retry` as well, which
+    holds `intermittent`: a tool's spent credits or a control hidden at a width band,
+    reported as intermittent, is a blip like the same report saying `sometimes`; said
+    plainly, each stays where it was."""
     credits = 'KaneAI run failed: reason: "Credits exhausted: {\\"error\\":\\"insufficient credits\\"}"'
     hidden = 'Button for "Save" in the editor is hidden on screens 1025-1075'
     assert_read("regen", "tool-setup-error", [credits], bucket="infra")
