@@ -2123,3 +2123,16 @@ def test_a_proxys_5xx_to_the_tunnel_is_the_network_and_a_providers_503_an_overlo
         "openai.InternalServerError: Error code: 503 - Service Unavailable",
         "API Error: 503 upstream service unavailable, please retry",
     ], bucket="overloaded")
+
+
+def test_an_editors_failed_connect_to_its_acp_process_is_not_the_network():
+    """`Failed to connect to <X> agent:` over an ACP process that exited is the agent's
+    stdio that never came up; a connection error the process printed still decides."""
+    assert_not_read("agent-run", "network-error", [
+        "Failed to connect to Qwen agent: Qwen ACP process exited unexpectedly (exit code: 0, signal: null)",
+    ], not_bucket="network")
+    assert_lands("agent-run", [
+        "Failed to connect to Qwen agent: Qwen ACP process failed to start (exit code: 1)\n"
+        "CLI stderr: npm error code ECONNRESET\nnpm error network aborted",
+        "Failed to connect to api.anthropic.com: ETIMEDOUT",
+    ], bucket="network")
