@@ -2820,3 +2820,19 @@ def test_rules_that_stand_down_on_limits_read_529_only_as_a_status():
     assert_lands("orchestration", [
         "The worker was cancelled by a rate limit and returned null even though it had completed the edits",
     ], not_bucket="notification_failed_work_done")
+
+
+def test_a_start_refused_for_the_tokens_access_is_not_a_start_up_overload():
+    """Every rule that reads a failed start as overload stands down on the
+    `start-refused-for-access` set: a token without the needed permissions fails the
+    same way on every retry. The same starts for capacity stay overloads."""
+    for text in (
+        "Subagent failed to start: the token does not have the necessary permissions to access this repository",
+        "Copilot is unable to start working on this issue: The token used to assign the agent "
+        "doesn't have the necessary permissions. Agent failed to start.",
+    ):
+        got = failtax.classify({"text": text}, taxonomy="orchestration")
+        assert got.bucket != "subagent_overloaded", (text, got.rule)
+        assert "overloaded" not in got.signals, (text, got.signals)
+    for text in ("Subagent failed to start: 529 overloaded", "Agent failed to start. Request was aborted."):
+        assert failtax.classify({"text": text}, taxonomy="orchestration").bucket == "subagent_overloaded", text
