@@ -2136,3 +2136,14 @@ def test_an_editors_failed_connect_to_its_acp_process_is_not_the_network():
         "CLI stderr: npm error code ECONNRESET\nnpm error network aborted",
         "Failed to connect to api.anthropic.com: ETIMEDOUT",
     ], bucket="network")
+
+
+def test_no_capacity_fallback_is_a_missing_fallback_not_a_provider_at_capacity():
+    """`capacity-phrase` stands down on a host's `no capacity fallback` (a subagent pinned
+    to one model); the provider's own `No capacity available` stays an overload, in this
+    table and in orchestration, which borrows the rule."""
+    pinned = "Subagent on Fable 5 has no capacity fallback: the run stopped there."
+    assert_not_read("agent-run", "server-capacity", [pinned], not_bucket="overloaded")
+    assert "server-capacity" not in failtax.classify({"text": pinned}, taxonomy="orchestration").signals
+    assert_read("agent-run", "server-capacity",
+                ["No capacity available for model claude-opus-4 on the server"], bucket="overloaded")
