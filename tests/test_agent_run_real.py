@@ -2147,3 +2147,23 @@ def test_no_capacity_fallback_is_a_missing_fallback_not_a_provider_at_capacity()
     assert "server-capacity" not in failtax.classify({"text": pinned}, taxonomy="orchestration").signals
     assert_read("agent-run", "server-capacity",
                 ["No capacity available for model claude-opus-4 on the server"], bucket="overloaded")
+
+
+def test_a_projects_own_script_failing_an_import_is_not_a_broken_cli_install():
+    """`python-cli-entry-import-failed` reads the launcher an installer wrote (no dot in its
+    name, or Windows' `<tool>.exe\\__main__.py`), not a project's `scripts/<name>.py`."""
+    project = ('Traceback (most recent call last):\n'
+               '  File "/home/dev/projects/skyvern/scripts/create_organization.py", line 6, in <module>\n'
+               '    from skyvern.forge import app\n'
+               "ModuleNotFoundError: No module named 'skyvern'")
+    assert_not_read("agent-run", "spawn-failed", [project], not_bucket="spawn_failure")
+    assert_read("agent-run", "spawn-failed", [
+        'Traceback (most recent call last):\n'
+        '  File "/home/dev/.local/share/uv/tools/mistral-vibe/bin/vibe", line 4, in <module>\n'
+        '    from vibe.cli import main\n'
+        "ModuleNotFoundError: No module named '_socket'",
+        'Traceback (most recent call last):\n'
+        '  File "C:\\Users\\me\\.local\\bin\\fcc-server.exe\\__main__.py", line 4, in <module>\n'
+        '    from cli import main\n'
+        "ModuleNotFoundError: No module named 'cli'",
+    ], bucket="spawn_failure")
