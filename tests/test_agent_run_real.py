@@ -2119,6 +2119,11 @@ def test_a_proxys_5xx_to_the_tunnel_is_the_network_and_a_providers_503_an_overlo
         "connect to proxy', OSError('Tunnel connection failed: 503 Service Unavailable')))",
         "curl: (56) CONNECT tunnel failed, response 503 Service Unavailable",
     ], bucket="network")
+    # the same set keeps a proxy's 403 from reading as refused credentials
+    assert_not_read("agent-run", "http-401", [
+        "ProxyError('Cannot connect to proxy.', OSError('Tunnel connection failed: 403 Forbidden'))",
+        "curl: (56) CONNECT tunnel failed, response 403 Forbidden",
+    ], bucket="network")
     assert_lands("agent-run", [
         "openai.InternalServerError: Error code: 503 - Service Unavailable",
         "API Error: 503 upstream service unavailable, please retry",
@@ -2144,9 +2149,10 @@ def test_no_capacity_fallback_is_a_missing_fallback_not_a_provider_at_capacity()
     table and in orchestration, which borrows the rule."""
     pinned = "Subagent on Fable 5 has no capacity fallback: the run stopped there."
     assert_not_read("agent-run", "server-capacity", [pinned], not_bucket="overloaded")
-    assert "server-capacity" not in failtax.classify({"text": pinned}, taxonomy="orchestration").signals
-    assert_read("agent-run", "server-capacity",
-                ["No capacity available for model claude-opus-4 on the server"], bucket="overloaded")
+    assert_not_read("orchestration", "server-capacity", [pinned], not_bucket="subagent_overloaded")
+    at_capacity = ["No capacity available for model claude-opus-4 on the server"]
+    assert_read("agent-run", "server-capacity", at_capacity, bucket="overloaded")
+    assert_read("orchestration", "server-capacity", at_capacity, bucket="subagent_overloaded")
 
 
 def test_a_projects_own_script_failing_an_import_is_not_a_broken_cli_install():

@@ -2826,13 +2826,13 @@ def test_a_start_refused_for_the_tokens_access_is_not_a_start_up_overload():
     """Every rule that reads a failed start as overload stands down on the
     `start-refused-for-access` set: a token without the needed permissions fails the
     same way on every retry. The same starts for capacity stay overloads."""
-    for text in (
+    refused = [
         "Subagent failed to start: the token does not have the necessary permissions to access this repository",
         "Copilot is unable to start working on this issue: The token used to assign the agent "
         "doesn't have the necessary permissions. Agent failed to start.",
-    ):
-        got = failtax.classify({"text": text}, taxonomy="orchestration")
-        assert got.bucket != "subagent_overloaded", (text, got.rule)
-        assert "overloaded" not in got.signals, (text, got.signals)
-    for text in ("Subagent failed to start: 529 overloaded", "Agent failed to start. Request was aborted."):
-        assert failtax.classify({"text": text}, taxonomy="orchestration").bucket == "subagent_overloaded", text
+    ]
+    assert_not_read("orchestration", "overloaded", refused, not_bucket="subagent_overloaded")
+    assert_not_read("orchestration", "broad-start-failure", refused)
+    assert_read("orchestration", "overloaded", [
+        "Subagent failed to start: 529 overloaded", "Agent failed to start. Request was aborted.",
+    ], bucket="subagent_overloaded")
