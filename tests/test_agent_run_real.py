@@ -2143,6 +2143,36 @@ def test_an_editors_failed_connect_to_its_acp_process_is_not_the_network():
     ], bucket="network")
 
 
+def test_the_acp_launch_rule_shares_the_connection_error_set_without_failed_to_connect(tmp_path):
+    """`spawn-acp-process-failed-to-start` names the shared `named-connection-error` set, not
+    a typed copy of it: a word added to the set reaches it as it reaches the forty rules that
+    name the set; and those rules still stand down on a bare `failed to connect`, which they
+    name apart (`failed-to-connect`), while the launch rule reads through it."""
+    import tomllib
+
+    from failtax.table import load_table
+
+    source = Path(failtax.__file__).parent / "data" / "tables" / "agent-run.toml"
+    text = source.read_text(encoding="utf-8")
+    head = 'named-connection-error = ["'
+    assert text.count(head) == 1
+    edited = tmp_path / "agent-run.toml"
+    edited.write_text(text.replace(head, head + 'quuxnet down", "'), encoding="utf-8")
+    table = load_table(edited)
+    launch = "Failed to connect to Qwen agent: Qwen ACP process failed to start (exit code: 1)"
+    got = failtax.classify({"text": launch}, taxonomy="agent-run", table=table)
+    assert got.bucket == "spawn_failure" and "spawn-failed" in got.signals, (got.bucket, got.rule)
+    got = failtax.classify({"text": launch + "\nCLI stderr: quuxnet down"}, taxonomy="agent-run", table=table)
+    assert "spawn-failed" not in got.signals, (got.bucket, got.rule, got.signals)
+    for word in tomllib.loads(text)["vetoes"]["named-connection-error"]:
+        got = failtax.classify({"text": f"{launch}\nCLI stderr: npm error {word}"}, taxonomy="agent-run")
+        assert got.bucket == "network" and "spawn-failed" not in got.signals, (word, got.bucket, got.rule)
+    held = ("ERR: Connection: agent-endpoint-lon.monitoring.api.rackspacecloud.com:443 (1.2.3.4:443) "
+            "-> Agent is already connected")
+    assert_read("agent-run", "other-instance-holds", [held], bucket="live_elsewhere")
+    assert_not_read("agent-run", "other-instance-holds", [held + "\nfailed to connect to the endpoint"])
+
+
 def test_no_capacity_fallback_is_a_missing_fallback_not_a_provider_at_capacity():
     """`capacity-phrase` stands down on a host's `no capacity fallback` (a subagent pinned
     to one model); the provider's own `No capacity available` stays an overload, in this
