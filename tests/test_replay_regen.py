@@ -4912,3 +4912,20 @@ def test_rules_that_stand_down_on_comes_and_goes_read_intermittent_too():
         for said in ("this failure is intermittent", "this failure happens sometimes"):
             got = answer("regen", f"{text} - {said}")
             assert got.bucket == "transient", (text, said, got.bucket, got.rule)
+
+
+def test_the_tool_vetoes_a_named_tool_but_not_the_sites_tooltip_or_toolbar():
+    """`tester-or-agent-named` and `test-tool-named` hold `the tool` as a word of its own:
+    a report that also quotes the site's tooltip or toolbar stays the site's, and one that
+    names the tool still stands down."""
+    wizard = "The back button clears all fields in a multi-page wizard."
+    saved = "The tax portal's session expired and I should have been redirected, but they weren't; the form shows 401 errors."
+    assert_read("regen", "product-broken", [
+        wizard + " The tooltip on Back says it keeps your answers.",
+        wizard + " The toolbar's Save button is greyed out as well.",
+        saved + " The tooltip still says you are signed in.",
+    ], bucket="product-uxux")
+    assert_not_read("regen", "product-broken", [
+        wizard + " It happens when the tool presses Back.",
+        wizard + " Reported by the tool.",
+    ])
