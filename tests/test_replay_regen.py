@@ -4929,3 +4929,26 @@ def test_the_tool_vetoes_a_named_tool_but_not_the_sites_tooltip_or_toolbar():
         wizard + " It happens when the tool presses Back.",
         wizard + " Reported by the tool.",
     ])
+
+
+def test_the_scripts_clock_rules_name_the_app_at_fault_set_and_read_through_an_exception(tmp_path):
+    """replay's clock and date rules name `app-at-fault-words` instead of typing five of its
+    words: a word added to the set reaches them. `exception` is a set of its own
+    (`app-exception-word`), named beside it by the rules that stood down on it before, while a
+    script's faked clock still reads with an exception in the text."""
+    import tomllib
+    from pathlib import Path
+
+    clock = "If I use cy.clock() stub the clock, setTimeout(() => done(), 0) doesn't running at all."
+    assert_read("replay", "label-path-mismatch", [clock, clock + " Uncaught exception in the spec."],
+                bucket="stale-script")
+    assert_not_read("replay", "label-path-mismatch", [clock + " Our customers see the same."])
+    source = Path(failtax.__file__).parent / "data" / "tables" / "replay.toml"
+    text = source.read_text(encoding="utf-8")
+    head = 'app-at-fault-words = ["'
+    assert text.count(head) == 1
+    edited = tmp_path / "replay.toml"
+    edited.write_text(text.replace(head, head + 'quuxbug", "'), encoding="utf-8")
+    got = failtax.classify({"text": clock + " A quuxbug."}, taxonomy="replay", table=load_table(edited))
+    assert "label-path-mismatch" not in got.signals, (got.bucket, got.rule, got.signals)
+    assert tomllib.loads(text)["vetoes"]["app-exception-word"] == ["exception"]
