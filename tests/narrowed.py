@@ -8,9 +8,11 @@ a test that only asserted the first half would pass on a rule narrowed to nothin
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import failtax
+from failtax.table import load_table
 
 
 def answer(taxonomy: str, text: str) -> Any:
@@ -47,3 +49,15 @@ def assert_read(taxonomy: str, signal: str, texts: Iterable[str], *, bucket: str
         got = answer(taxonomy, text)
         assert signal in got.signals, (text, got.signals)
         _lands(got, text, bucket, None)
+
+
+def shipped_table_with_veto_word(tmp_path: Path, taxonomy: str, set_name: str, word: str) -> tuple[Any, str]:
+    """The shipped table of ``taxonomy`` with ``word`` added to its ``[vetoes]`` set
+    ``set_name``, written under ``tmp_path`` and loaded; and the shipped TOML text. A rule
+    that names the set stands down on ``word`` in it; one that types a copy does not."""
+    text = (Path(failtax.__file__).parent / "data" / "tables" / f"{taxonomy}.toml").read_text(encoding="utf-8")
+    head = f'{set_name} = ["'
+    assert text.count(head) == 1, (taxonomy, set_name)
+    edited = tmp_path / f"{taxonomy}.toml"
+    edited.write_text(text.replace(head, f'{head}{word}", "'), encoding="utf-8")
+    return load_table(edited), text

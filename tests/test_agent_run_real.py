@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import failtax
-from narrowed import answer, assert_lands, assert_not_read, assert_read
+from narrowed import answer, assert_lands, assert_not_read, assert_read, shipped_table_with_veto_word
 from real_messages import read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real_messages" / "agent-run.yaml"
@@ -2150,15 +2150,7 @@ def test_the_acp_launch_rule_shares_the_connection_error_set_without_failed_to_c
     name apart (`failed-to-connect`), while the launch rule reads through it."""
     import tomllib
 
-    from failtax.table import load_table
-
-    source = Path(failtax.__file__).parent / "data" / "tables" / "agent-run.toml"
-    text = source.read_text(encoding="utf-8")
-    head = 'named-connection-error = ["'
-    assert text.count(head) == 1
-    edited = tmp_path / "agent-run.toml"
-    edited.write_text(text.replace(head, head + 'quuxnet down", "'), encoding="utf-8")
-    table = load_table(edited)
+    table, text = shipped_table_with_veto_word(tmp_path, "agent-run", "named-connection-error", "quuxnet down")
     launch = "Failed to connect to Qwen agent: Qwen ACP process failed to start (exit code: 1)"
     got = failtax.classify({"text": launch}, taxonomy="agent-run", table=table)
     assert got.bucket == "spawn_failure" and "spawn-failed" in got.signals, (got.bucket, got.rule)

@@ -14,7 +14,7 @@ import pytest
 
 import failtax
 from failtax.table import load_table
-from narrowed import answer, assert_not_read, assert_read
+from narrowed import answer, assert_not_read, assert_read, shipped_table_with_veto_word
 from real_messages import REAL, read_yaml  # tests/real_messages.py: the fixtures, parsed once
 
 
@@ -4937,18 +4937,12 @@ def test_the_scripts_clock_rules_name_the_app_at_fault_set_and_read_through_an_e
     (`app-exception-word`), named beside it by the rules that stood down on it before, while a
     script's faked clock still reads with an exception in the text."""
     import tomllib
-    from pathlib import Path
 
     clock = "If I use cy.clock() stub the clock, setTimeout(() => done(), 0) doesn't running at all."
     assert_read("replay", "label-path-mismatch", [clock, clock + " Uncaught exception in the spec."],
                 bucket="stale-script")
     assert_not_read("replay", "label-path-mismatch", [clock + " Our customers see the same."])
-    source = Path(failtax.__file__).parent / "data" / "tables" / "replay.toml"
-    text = source.read_text(encoding="utf-8")
-    head = 'app-at-fault-words = ["'
-    assert text.count(head) == 1
-    edited = tmp_path / "replay.toml"
-    edited.write_text(text.replace(head, head + 'quuxbug", "'), encoding="utf-8")
-    got = failtax.classify({"text": clock + " A quuxbug."}, taxonomy="replay", table=load_table(edited))
+    table, text = shipped_table_with_veto_word(tmp_path, "replay", "app-at-fault-words", "quuxbug")
+    got = failtax.classify({"text": clock + " A quuxbug."}, taxonomy="replay", table=table)
     assert "label-path-mismatch" not in got.signals, (got.bucket, got.rule, got.signals)
     assert tomllib.loads(text)["vetoes"]["app-exception-word"] == ["exception"]
