@@ -7,12 +7,13 @@ a test that only asserted the first half would pass on a rule narrowed to nothin
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import failtax
-from failtax.table import load_table
+from failtax.table import table_from_mapping
 
 
 def answer(taxonomy: str, text: str) -> Any:
@@ -51,13 +52,12 @@ def assert_read(taxonomy: str, signal: str, texts: Iterable[str], *, bucket: str
         _lands(got, text, bucket, None)
 
 
-def shipped_table_with_veto_word(tmp_path: Path, taxonomy: str, set_name: str, word: str) -> tuple[Any, str]:
-    """The shipped table of ``taxonomy`` with ``word`` added to its ``[vetoes]`` set
-    ``set_name``, written under ``tmp_path`` and loaded; and the shipped TOML text. A rule
-    that names the set stands down on ``word`` in it; one that types a copy does not."""
-    text = (Path(failtax.__file__).parent / "data" / "tables" / f"{taxonomy}.toml").read_text(encoding="utf-8")
-    head = f'{set_name} = ["'
-    assert text.count(head) == 1, (taxonomy, set_name)
-    edited = tmp_path / f"{taxonomy}.toml"
-    edited.write_text(text.replace(head, f'{head}{word}", "'), encoding="utf-8")
-    return load_table(edited), text
+def shipped_table_with_veto_word(taxonomy: str, set_name: str, word: str) -> tuple[Any, dict[str, list[str]]]:
+    """The shipped table of ``taxonomy`` built with ``word`` added to its ``[vetoes]`` set
+    ``set_name``, and the shipped table's own vetoes. A rule that names the set stands down
+    on ``word``; one that types a copy of the set's words does not."""
+    path = Path(failtax.__file__).parent / "data" / "tables" / f"{taxonomy}.toml"
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    shipped = {name: list(words) for name, words in doc["vetoes"].items()}
+    doc["vetoes"][set_name] = [word, *shipped[set_name]]
+    return table_from_mapping(doc, path=str(path)), shipped

@@ -2143,20 +2143,18 @@ def test_an_editors_failed_connect_to_its_acp_process_is_not_the_network():
     ], bucket="network")
 
 
-def test_the_acp_launch_rule_shares_the_connection_error_set_without_failed_to_connect(tmp_path):
+def test_the_acp_launch_rule_shares_the_connection_error_set_without_failed_to_connect():
     """`spawn-acp-process-failed-to-start` names the shared `named-connection-error` set, not
     a typed copy of it: a word added to the set reaches it as it reaches the forty rules that
     name the set; and those rules still stand down on a bare `failed to connect`, which they
     name apart (`failed-to-connect`), while the launch rule reads through it."""
-    import tomllib
-
-    table, text = shipped_table_with_veto_word(tmp_path, "agent-run", "named-connection-error", "quuxnet down")
+    table, vetoes = shipped_table_with_veto_word("agent-run", "named-connection-error", "quuxnet down")
     launch = "Failed to connect to Qwen agent: Qwen ACP process failed to start (exit code: 1)"
     got = failtax.classify({"text": launch}, taxonomy="agent-run", table=table)
     assert got.bucket == "spawn_failure" and "spawn-failed" in got.signals, (got.bucket, got.rule)
     got = failtax.classify({"text": launch + "\nCLI stderr: quuxnet down"}, taxonomy="agent-run", table=table)
     assert "spawn-failed" not in got.signals, (got.bucket, got.rule, got.signals)
-    for word in tomllib.loads(text)["vetoes"]["named-connection-error"]:
+    for word in vetoes["named-connection-error"]:
         got = failtax.classify({"text": f"{launch}\nCLI stderr: npm error {word}"}, taxonomy="agent-run")
         assert got.bucket == "network" and "spawn-failed" not in got.signals, (word, got.bucket, got.rule)
     held = ("ERR: Connection: agent-endpoint-lon.monitoring.api.rackspacecloud.com:443 (1.2.3.4:443) "
