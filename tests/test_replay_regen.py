@@ -4929,6 +4929,12 @@ def test_the_tool_vetoes_a_named_tool_but_not_the_sites_tooltip_or_toolbar():
         wizard + " It happens when the tool presses Back.",
         wizard + " Reported by the tool.",
     ])
+    # a rule that names `test-tool-named` (the booking calendar's) reads the same way
+    booked = ("Slot shows as available even if event limit exceeds\nI have limits set for my specific event. "
+              "One of my mentees tried to book a session. From the message, it seems the limit exceeded.\n"
+              "* Date is shown as available, but when customer tries to book, error is thrown")
+    assert_read("regen", "product-broken", [booked + " The tooltip says the slot is free."], bucket="product-uxux")
+    assert_not_read("regen", "product-broken", [booked + " It happens when the tool books."])
 
 
 def test_the_scripts_clock_rules_name_the_app_at_fault_set_and_read_through_an_exception():
