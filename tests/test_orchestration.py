@@ -2836,3 +2836,17 @@ def test_a_start_refused_for_the_tokens_access_is_not_a_start_up_overload():
     assert_read("orchestration", "overloaded", [
         "Subagent failed to start: 529 overloaded", "Agent failed to start. Request was aborted.",
     ], bucket="subagent_overloaded")
+
+
+def test_a_benchmark_instance_id_s_number_is_no_failure_count():
+    # verification-fail read the bare count `\b[1-9]\d* failed` in an instance id's trailing
+    # number (`django__django-12663 failed`), making a harness's retry line a red gate
+    assert_not_read("orchestration", "verification-red", [
+        "Instance django__django-12663 failed (attempt 2/3): container exited",
+        "astropy__astropy-14365 failed on all retries",
+    ])
+    assert_read("orchestration", "verification-red", [
+        "3 failed",
+        "=== 3 failed, 10 passed in 2.1s ===",
+        "pytest: 12 failed, 1 passed",
+    ], bucket="verification_red")
