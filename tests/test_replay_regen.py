@@ -4937,6 +4937,19 @@ def test_the_tool_vetoes_a_named_tool_but_not_the_sites_tooltip_or_toolbar():
     assert_not_read("regen", "product-broken", [booked + " It happens when the tool books."])
 
 
+def test_a_person_with_devtools_open_is_no_tool_named_but_a_named_tool_is():
+    """`tester-or-agent-named` reads `tool` and `tools` as words of their own: "devtools"
+    (a person's browser DevTools, open beside the site's own failing copy button) ends
+    in "tools " and once made every product rule that names the set stand down."""
+    copy = ("Copy link button: copying to the clipboard fails{}: "
+            "NotAllowedError: Failed to execute 'writeText' on 'Clipboard': Document is not focused.")
+    assert_read("regen", "product-broken", [copy.format(" when browser devtools is open"),
+                                            copy.format(" while react devtools is installed")], bucket="product-uxux")
+    assert_not_read("regen", "product-broken", [copy.format(" when the tool clicks it"),
+                                                copy.format(" in xdotool runs"),
+                                                copy.format(". Seen by our tools (the checker)")])
+
+
 def test_the_scripts_clock_rules_name_the_app_at_fault_set_and_read_through_an_exception():
     """replay's clock and date rules name `app-at-fault-words` instead of typing five of its
     words: a word added to the set reaches them. `exception` is a set of its own
