@@ -948,7 +948,35 @@ class PolarsEngine:
         first = (frame.with_columns(pl.col("got").replace_strict(lut, return_dtype=pl.Int32))
                  .group_by("k", "got").agg(pl.col("pos").min()).sort("k", "pos", "got"))
         k = first["k"].to_numpy()
-        return Hits(rows[k], first["got"].to_numpy(), first["pos"].to_numpy().astype(np.int64))
+        pos = first["pos"].to_numpy().astype(np.int64)
+        if _polars_finds_chars():
+            pos = _char_to_byte_offsets(texts, k, pos)
+        return Hits(rows[k], first["got"].to_numpy(), pos)
+
+
+@functools.cache
+def _polars_finds_chars() -> bool:
+    """True when this polars' ``str.find_many`` gives character offsets (2.2 and later)
+    rather than byte offsets (before 2.2); a hit's start must be a byte."""
+    import polars as pl
+
+    return pl.Series(["\u00e9a"]).str.find_many(["a"]).to_list()[0] == [1]
+
+
+def _char_to_byte_offsets(texts: Sequence[bytes], k: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """``pos[i]``, a character offset into ``texts[k[i]]`` (UTF-8), as a byte offset.
+    ASCII texts (nearly all) keep theirs; each other text maps its offsets through the
+    byte index of each of its characters, computed once."""
+    out = pos.copy()
+    wide = np.flatnonzero(~np.fromiter((texts[j].isascii() for j in k.tolist()), dtype=bool, count=len(k)))
+    starts: dict[int, np.ndarray] = {}
+    for i in wide.tolist():
+        j = int(k[i])
+        if j not in starts:
+            b = np.frombuffer(texts[j], dtype=np.uint8)
+            starts[j] = np.flatnonzero((b & 0xC0) != 0x80)  # the first byte of each character
+        out[i] = starts[j][pos[i]]
+    return out
 
 
 @functools.cache

@@ -605,6 +605,23 @@ def test_hyperscan_reports_each_records_first_match_whatever_the_records_before_
             zip(alone.lits.tolist(), alone.starts.tolist(), strict=True))
 
 
+def test_character_offsets_become_the_byte_offsets_a_hit_carries() -> None:
+    """polars 2.2 and later give ``str.find_many``'s offsets in characters, those before in
+    bytes; the polars engine turns characters into bytes, whichever this polars is."""
+    texts = ["plain ascii error".encode(), "é… ✓ error 💥 error".encode(), "ÄÖÜ".encode()]
+    chars = [("plain ascii error", "error"), ("é… ✓ error 💥 error", "error"), ("é… ✓ error 💥 error", "💥"),
+             ("ÄÖÜ", "Ü")]
+    k = np.array([0, 1, 1, 2])
+    pos = np.array([t.find(w) for t, w in chars])
+    want = [texts[j].find(w.encode()) for j, (_, w) in zip(k.tolist(), chars, strict=True)]
+    assert _scan._char_to_byte_offsets(texts, k, pos).tolist() == want == [12, 10, 16, 4]
+    # and the engine's hits carry bytes with the polars installed here
+    engine = _scan.make_engine(["error", "é"], engine="polars")
+    hits = engine.scan(_scan.Segment.from_texts(texts, np.arange(3)))
+    got = {(r, lit): at for r, lit, at in zip(hits.rows.tolist(), hits.lits.tolist(), hits.starts.tolist(), strict=True)}
+    assert got == {(0, 0): 12, (1, 0): 10, (1, 1): 0}
+
+
 @pytest.mark.parametrize("taxonomy", ["agent-run", "devflow", "replay", "regen", "orchestration"])
 def test_every_engine_finds_each_literal_where_substring_search_first_finds_it(taxonomy: str) -> None:
     """A plan's literals, scanned over 800 of the taxonomy's real messages (and some of them
