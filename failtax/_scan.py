@@ -968,7 +968,8 @@ def _char_to_byte_offsets(texts: Sequence[bytes], k: np.ndarray, pos: np.ndarray
     ASCII texts (nearly all) keep theirs; each other text maps its offsets through the
     byte index of each of its characters, computed once."""
     out = pos.copy()
-    wide = np.flatnonzero(~np.fromiter((texts[j].isascii() for j in k.tolist()), dtype=bool, count=len(k)))
+    ascii_text = np.fromiter((t.isascii() for t in texts), dtype=bool, count=len(texts))  # once a text, not a hit
+    wide = np.flatnonzero(~ascii_text[k])
     starts: dict[int, np.ndarray] = {}
     for i in wide.tolist():
         j = int(k[i])
